@@ -1,0 +1,57 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, each using only those above it (see STYLE.md in the shared folder):
+//   C interop   CDBus, CGLib, CGStreamer (system libraries), CShims (macros and variadic C only)
+//   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages)
+//   core        PlayerCore: queue and playback state machine, pure Swift
+//   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
+//   adapters    MPRIS
+//   programs    quaverd, quaver
+let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Quaver",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "quaverd", targets: ["quaverd"]),
+        .executable(name: "quaver", targets: ["quaver"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0",
+                       providers: [.apt(["libglib2.0-dev"])]),
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
+
+        .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
+        .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
+
+        .target(name: "PlayerCore", swiftSettings: v5),
+        .target(name: "GStreamerEngine",
+                dependencies: ["PlayerCore", "GStreamer", "EventLoop"], swiftSettings: v5),
+        .target(name: "MPRIS",
+                dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
+
+        .executableTarget(name: "quaverd",
+                          dependencies: ["MPRIS", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: v5),
+        .executableTarget(name: "quaver",
+                          dependencies: ["DBus", "EventLoop",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: v5),
+
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: v5),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
+    ]
+)

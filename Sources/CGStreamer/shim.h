@@ -1,0 +1,2 @@
+#include <gst/gst.h>
+#include <gst/pbutils/pbutils.h>

@@ -1,0 +1,18 @@
+// Static inline wrappers for the C macros and variadic functions Swift cannot call.
+// Keep this file tiny: everything that Swift can call directly is called directly.
+#ifndef QUAVER_CSHIMS_H
+#define QUAVER_CSHIMS_H
+
+#include <glib.h>
+#include <glib-object.h>
+
+/// G_TYPE_* are cast macros (G_TYPE_MAKE_FUNDAMENTAL), invisible to Swift.
+static inline GType quaver_g_type_string(void) { return G_TYPE_STRING; }
+static inline GType quaver_g_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType quaver_g_type_double(void) { return G_TYPE_DOUBLE; }
+static inline GType quaver_g_type_int(void) { return G_TYPE_INT; }
+static inline GType quaver_g_type_uint(void) { return G_TYPE_UINT; }
+static inline GType quaver_g_type_int64(void) { return G_TYPE_INT64; }
+static inline GType quaver_g_type_object(void) { return G_TYPE_OBJECT; }
+
+#endif

@@ -1,0 +1,1 @@
+// DBus: see Package.swift for the layer this module belongs to.

@@ -1,0 +1,5 @@
+// Filled by the GStreamer wrapper work.
+import CGStreamer
+import CGLib
+import CShims
+import EventLoop

@@ -1,0 +1,1 @@
+// GStreamerEngine: see Package.swift for the layer this module belongs to.

@@ -1,0 +1,1 @@
+// MPRIS: see Package.swift for the layer this module belongs to.

@@ -1,0 +1,126 @@
+// The contract between the player core and whatever produces sound.
+//
+//   Player (core, loop thread) ──commands──▶ AudioEngine (GStreamer playbin, or FakeEngine in tests)
+//          ▲                                        │
+//          └──────────── AudioEngineEvent ──────────┘  delivered on the loop thread, in order
+//
+// The engine never decides what plays next: the core tells it ahead of time (`prepareNext`), so that
+// GStreamer's `about-to-finish` (a streaming thread) can switch gaplessly without waiting for the loop.
+
+/// What the engine plays: a queue entry's identity and where its bytes are.
+/// The same URI may be queued twice (or loop), so events name the `TrackID`, never the URI.
+public struct EngineItem: Equatable, Sendable {
+    public let id: TrackID
+    public let uri: String
+    public init(id: TrackID, uri: String) {
+        self.id = id
+        self.uri = uri
+    }
+}
+
+/// Everything an engine tells the core. All events are delivered on the loop thread.
+public enum AudioEngineEvent: Equatable, Sendable {
+    /// The item's first samples are about to be heard (GStreamer STREAM_START): metadata switches now.
+    /// After a gapless transition this names the item given to `prepareNext`.
+    case trackStarted(TrackID)
+    /// Tags of the item now playing, merged and de-duplicated by the engine (TAG messages repeat).
+    case tags(TrackID, TrackTags)
+    /// Length of the item now playing, once known; `nil` for live streams.
+    case duration(TrackID, Duration?)
+    /// Whether the item can be seeked (false for live streams).
+    case seekable(TrackID, Bool)
+    /// Network buffer fill in percent; 100 means playing can go on.
+    case buffering(percent: Int)
+    /// A seek asked for with `seek(to:exact:)` has completed: the new position is what is heard.
+    case seekCompleted(Duration)
+    /// The item played to its end and nothing was prepared to follow it.
+    case endOfStream(TrackID)
+    /// The item cannot be played (or stopped playing): the core reports and skips it.
+    case failed(TrackID, EngineError)
+    /// The sound server asks us to pause (`true`, e.g. a phone call corks music) or to play again (`false`).
+    case interruption(began: Bool)
+}
+
+/// Why an item cannot be played, with the engine's own text for logs and D-Bus errors.
+public struct EngineError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case notFound          // missing file, HTTP 404
+        case unreadable        // permission, a directory
+        case undecodable       // corrupt data, not media
+        case missingPlugin     // no decoder installed for this format
+        case outputUnavailable // sound server gone or refusing
+        case network           // connection refused, reset, timeout
+        case other
+    }
+    public let kind: Kind
+    public let message: String
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { "\(kind.rawValue): \(message)" }
+}
+
+/// Tags as the engine reads them from the stream. Empty fields are unknown.
+public struct TrackTags: Equatable, Sendable {
+    public var title: String?
+    public var artists: [String] = []
+    public var album: String?
+    public var albumArtists: [String] = []
+    public var genres: [String] = []
+    public var composers: [String] = []
+    public var trackNumber: Int?
+    public var discNumber: Int?
+    /// Embedded cover image bytes (GST_TAG_IMAGE) and its MIME type, if the stream has one.
+    public var coverImage: CoverImage?
+
+    public init() {}
+}
+
+/// An embedded cover image exactly as found in the stream.
+public struct CoverImage: Equatable, Sendable {
+    public let data: [UInt8]
+    public let mimeType: String
+    public init(data: [UInt8], mimeType: String) {
+        self.data = data
+        self.mimeType = mimeType
+    }
+}
+
+/// Receives engine events on the loop thread.
+public protocol AudioEngineDelegate: AnyObject {
+    func engine(_ engine: AudioEngine, didEmit event: AudioEngineEvent)
+}
+
+/// A sound producer the core drives. All methods are called on the loop thread and return at once;
+/// results arrive later as events.
+public protocol AudioEngine: AnyObject {
+    var delegate: AudioEngineDelegate? { get set }
+
+    /// Replaces whatever is playing with `item`, paused at `position` if `playing` is false.
+    /// A `.trackStarted(item.id)` follows once it is loaded, or `.failed(item.id, …)`.
+    func load(_ item: EngineItem, at position: Duration, playing: Bool)
+    /// The item to switch to, gaplessly, when the current one ends; `nil` to stop at the end.
+    /// May be called at any time; the latest call wins.
+    func prepareNext(_ item: EngineItem?)
+    func play()
+    func pause()
+    /// Releases the output and forgets the current item.
+    func stop()
+    /// Seeks the current item. `exact` seeks to the sample; otherwise to a nearby key unit, faster.
+    func seek(to position: Duration, exact: Bool)
+    /// Playback speed, 0.5…2.0, pitch kept.
+    func setRate(_ rate: Double)
+    /// Linear volume, 0…1 (1 is 0 dB).
+    func setVolume(_ volume: Double)
+    /// The position heard now, read live; `nil` when nothing is loaded.
+    var position: Duration? { get }
+}
+
+/// A queue entry's identity: new for every entry, stable while the entry is in the queue.
+public struct TrackID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt64
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+    public static func < (a: TrackID, b: TrackID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "track \(rawValue)" }
+}

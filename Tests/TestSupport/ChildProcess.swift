@@ -1,0 +1,118 @@
+import Foundation
+import Glibc
+
+/// A process a test started. It is stopped by PID (SIGTERM, then SIGKILL) when released or by `stop()`,
+/// never by name, so tests cannot touch processes they did not start.
+public final class ChildProcess {
+    public let process: Process
+    public let stdoutURL: URL
+    public let stderrURL: URL
+
+    /// Starts `executable` (a path, or a name looked up on PATH) with `arguments`.
+    /// Output goes to files in `logDirectory`, so a chatty child never blocks on a full pipe.
+    public init(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+                logDirectory: URL, name: String? = nil) throws {
+        let label = name ?? URL(fileURLWithPath: executable).lastPathComponent
+        stdoutURL = logDirectory.appendingPathComponent("\(label).\(UUID().uuidString.prefix(8)).out")
+        stderrURL = logDirectory.appendingPathComponent("\(label).\(UUID().uuidString.prefix(8)).err")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: try ChildProcess.resolve(executable))
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        try process.run()
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+    public var standardOutput: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
+    public var standardError: String { (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to this child only.
+    public func send(_ signal: Int32) {
+        if process.isRunning { kill(pid, signal) }
+    }
+
+    /// Waits up to `timeout` seconds for the child to exit by itself; returns its status if it did.
+    @discardableResult
+    public func waitForExit(timeout: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// SIGTERM, then SIGKILL after `grace` seconds.
+    public func stop(grace: Double = 3) {
+        guard process.isRunning else { return }
+        send(SIGTERM)
+        if waitForExit(timeout: grace) == nil {
+            send(SIGKILL)
+            waitForExit(timeout: 5)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Runs a command to completion and returns its exit status and output.
+    public static func run(_ executable: String, _ arguments: [String] = [],
+                           environment: [String: String]? = nil,
+                           timeout: Double = 30) throws -> (status: Int32, stdout: String, stderr: String) {
+        let dir = try TemporaryDirectory(prefix: "run")
+        let child = try ChildProcess(executable, arguments, environment: environment, logDirectory: dir.url)
+        if child.waitForExit(timeout: timeout) == nil {
+            child.stop(grace: 1)
+            throw TestHarnessError("\(executable) \(arguments.joined(separator: " ")) timed out after \(timeout) s")
+        }
+        return (child.process.terminationStatus, child.standardOutput, child.standardError)
+    }
+
+    static func resolve(_ executable: String) throws -> String {
+        if executable.contains("/") { return executable }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(executable)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw TestHarnessError("\(executable) not found on PATH (run scripts/deps to install test dependencies)")
+    }
+}
+
+/// A directory removed with its contents when released.
+public final class TemporaryDirectory {
+    public let url: URL
+    public init(prefix: String = "quaver-test") throws {
+        let template = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(prefix).XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else { throw TestHarnessError("mkdtemp failed for \(template)") }
+        url = URL(fileURLWithPath: String(cString: made))
+    }
+    public var path: String { url.path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+public struct TestHarnessError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes. For waits on other processes.
+@discardableResult
+public func eventually(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+        if try condition() { return true }
+        usleep(10_000)
+    } while Date() < deadline
+    return try condition()
+}
+
+/// Where `swift build` put the products: the test bundle lives in the same folder.
+public var productsDirectory: URL {
+    let bundle = Bundle(for: TemporaryDirectory.self).bundleURL
+    return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+}
