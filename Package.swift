@@ -51,7 +51,18 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: v5),
+        .executableTarget(name: "quaver-bench",
+                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: v5),
+
+        .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore"], path: "Tests/TestSupport",
+                swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "GStreamerEngineTests",
+                    dependencies: ["GStreamerEngine", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
+                    swiftSettings: v5),
     ]
 )

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct DBusRoundTrip: ParsableCommand { func run() throws { print("not written yet") } }

@@ -1,0 +1,2 @@
+import ArgumentParser
+struct EnginePlayback: ParsableCommand { func run() throws { print("not written yet") } }
