@@ -1,12 +1,47 @@
-# Thin front door; the scripts do the work so that a machine without make can run them too.
+# Front door for building, installing and testing. The scripts do the heavy lifting so a machine
+# without make can run them too (README: scripts/demo and scripts/test).
 PREFIX ?= $(HOME)/.local
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share
+BUILD = .build/release
 
-.PHONY: build test demo
+INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver \
+	$(DATADIR)/systemd/user/quaverd.service \
+	$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service \
+	$(DATADIR)/applications/quaver.desktop \
+	$(DATADIR)/bash-completion/completions/quaver \
+	$(DATADIR)/zsh/site-functions/_quaver \
+	$(DATADIR)/fish/vendor_completions.d/quaver.fish
+
+.PHONY: build test demo bench install uninstall
 build:
-	swift build -c release
+	swift build -c release --product quaverd
+	swift build -c release --product quaver
 
 test:
 	scripts/test
 
 demo:
 	scripts/demo
+
+bench:
+	scripts/bench
+
+# The unit and the activation file name the installed daemon, so they follow PREFIX.
+install: build
+	install -Dm755 $(BUILD)/quaverd $(BINDIR)/quaverd
+	install -Dm755 $(BUILD)/quaver $(BINDIR)/quaver
+	install -d $(DATADIR)/systemd/user $(DATADIR)/dbus-1/services $(DATADIR)/applications
+	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' systemd/quaverd.service \
+		> $(DATADIR)/systemd/user/quaverd.service
+	sed 's|^Exec=.*|Exec=$(BINDIR)/quaverd|' dbus/org.mpris.MediaPlayer2.quaver.service \
+		> $(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service
+	sed 's|^Exec=quaver |Exec=$(BINDIR)/quaver |' dbus/quaver.desktop > $(DATADIR)/applications/quaver.desktop
+	install -d $(DATADIR)/bash-completion/completions $(DATADIR)/zsh/site-functions \
+		$(DATADIR)/fish/vendor_completions.d
+	$(BUILD)/quaver --generate-completion-script bash > $(DATADIR)/bash-completion/completions/quaver
+	$(BUILD)/quaver --generate-completion-script zsh > $(DATADIR)/zsh/site-functions/_quaver
+	$(BUILD)/quaver --generate-completion-script fish > $(DATADIR)/fish/vendor_completions.d/quaver.fish
+
+uninstall:
+	rm -f $(INSTALLED)
