@@ -1,1 +1,0 @@
-// MPRIS: see Package.swift for the layer this module belongs to.
