@@ -37,8 +37,9 @@ public final class FakeEngine: AudioEngine {
     /// Media per URI; other URIs get `defaultMedia`.
     public var media: [String: Media] = [:]
     public var defaultMedia = Media()
-    /// Media seconds that pass per real second at rate 1, so tests need not wait for whole tracks.
-    public var timeScale: Double = 1 { didSet { rebase() } }
+    /// Media seconds that pass per real second at rate 1, so tests need not wait for whole tracks;
+    /// 0 freezes the clock (only `elapse` and `finishCurrentTrack` move the playhead).
+    public var timeScale: Double = 1 { didSet { rebase(); scheduleEnd() } }
 
     public private(set) var commands: [Command] = []
     public private(set) var current: EngineItem?
@@ -205,7 +206,8 @@ public final class FakeEngine: AudioEngine {
     private func scheduleEnd() {
         endTimer?.cancel()
         endTimer = nil
-        guard isPlaying, let current, let length = mediaInfo(current).duration, let now = position else { return }
+        guard isPlaying, rate * timeScale > 0, let current, let length = mediaInfo(current).duration,
+              let now = position else { return }
         let remaining = Double((length - now) / .microseconds(1)) / 1_000_000
         endTimer = EventLoop.main.schedule(after: remaining / (rate * timeScale)) { [weak self] in
             self?.reachEnd()
