@@ -79,6 +79,11 @@ class PlayerTestCase: XCTestCase {
         EngineItem(id: id, uri: player.track(id)!.uri)
     }
 
+    /// The `load` commands the engine received.
+    var loads: [FakeEngine.Command] {
+        engine.commands.filter { if case .load = $0 { return true } else { return false } }
+    }
+
     func statusChanges(_ changes: [PlayerChange]) -> [PlaybackStatus] {
         changes.compactMap { if case .status(let status) = $0 { return status } else { return nil } }
     }

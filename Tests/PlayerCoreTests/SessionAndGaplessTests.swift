@@ -40,7 +40,7 @@ final class SessionTests: PlayerTestCase {
         var session = savedSession()
         session.position = .seconds(500)
         player.restore(session)
-        XCTAssertEqual(engine.commands.filter { if case .load = $0 { return true } else { return false } },
+        XCTAssertEqual(loads,
                        [.load(item(player.tracks[1].id), at: .zero, playing: false)])
     }
 

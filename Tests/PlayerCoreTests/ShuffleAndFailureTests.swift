@@ -85,7 +85,7 @@ final class FailureTests: PlayerTestCase {
         let seen = recorder.drain()
         XCTAssertTrue(seen.contains(.trackFailed(ids[1], missing)))
         XCTAssertEqual(statusChanges(seen), [])
-        XCTAssertEqual(engine.commands.filter { if case .load = $0 { return true } else { return false } },
+        XCTAssertEqual(loads,
                        [.load(item(ids[1]), at: .zero, playing: true), .load(item(ids[2]), at: .zero, playing: true)])
     }
 
