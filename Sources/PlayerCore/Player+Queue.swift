@@ -1,0 +1,108 @@
+// Queue edits (MPRIS TrackList AddTrack/RemoveTrack/GoTo, the CLI's add/move/clear/replace).
+extension Player {
+    /// Queues URIs; returns their new ids (none when `position` names an unknown track).
+    /// When the queue was empty the first new track becomes current, stopped.
+    @discardableResult
+    public func add(_ uris: [String], at position: QueuePosition = .end) -> [TrackID] {
+        add(uris.map { QueueEntry(uri: $0) }, at: position)
+    }
+
+    /// Queues URIs right after a track (MPRIS TrackList.AddTrack with an AfterTrack).
+    @discardableResult
+    public func insert(_ uris: [String], after id: TrackID) -> [TrackID] {
+        add(uris, at: .after(id))
+    }
+
+    /// Queues entries with what is already known about them.
+    @discardableResult
+    public func add(_ entries: [QueueEntry], at position: QueuePosition) -> [TrackID] {
+        var added: [TrackID] = []
+        changing {
+            guard !entries.isEmpty, let ids = queue.insert(entries, at: position) else { return }
+            added = ids
+            note(.tracksAdded(ids, after: queue.id(before: queue.index(of: ids[0])!)))
+            order.didInsert(ids, queue: queue.ids, current: currentTrackID)
+            if currentTrackID == nil { currentTrackID = order.first }
+        }
+        return added
+    }
+
+    /// Removes a track. When it is current, the track that followed it takes its place in the same
+    /// Playing/Paused/Stopped status; with nothing after it, playing stops at the end of the queue.
+    public func remove(_ id: TrackID) {
+        changing {
+            guard queue.contains(id) else { return }
+            let successor = id == currentTrackID ? order.moveForward(from: id, wrap: wrapsQueue) : nil
+            _ = queue.remove(id)
+            order.didRemove(id, queue: queue.ids)
+            failedInARow.remove(id)
+            note(.trackRemoved(id))
+            guard id == currentTrackID else { return }
+            if let successor, successor != id {
+                currentTrackID = successor
+                loadForStatus(successor)
+            } else {
+                stopAtEndOfQueue()
+            }
+        }
+    }
+
+    /// Moves a track within the queue; the current track and playback are unaffected.
+    public func move(_ id: TrackID, to position: QueuePosition) {
+        changing {
+            guard queue.move(id, to: position), let index = queue.index(of: id) else { return }
+            order.didMove(queue: queue.ids)
+            note(.trackMoved(id, after: queue.id(before: index)))
+        }
+    }
+
+    /// Empties the queue and stops.
+    public func clear() {
+        changing {
+            guard !queue.isEmpty else { return }
+            replaceQueue(with: [], current: nil)
+        }
+    }
+
+    /// Replaces the whole queue; `startingAt` (an index into `entries`, else the first) becomes current,
+    /// loaded as the status says: playing goes on with the new queue, paused stays paused.
+    @discardableResult
+    public func replace(with entries: [QueueEntry], startingAt index: Int? = nil) -> [TrackID] {
+        var added: [TrackID] = []
+        changing {
+            added = replaceQueue(with: entries, current: index)
+            if let current = currentTrackID { loadForStatus(current) } else { status = .stopped }
+        }
+        return added
+    }
+
+    @discardableResult
+    public func replace(with uris: [String], startingAt index: Int? = nil) -> [TrackID] {
+        replace(with: uris.map { QueueEntry(uri: $0) }, startingAt: index)
+    }
+
+    /// Swaps the queue contents and starts a new round; the engine is released. Callers reload.
+    @discardableResult
+    func replaceQueue(with entries: [QueueEntry], current index: Int?, shuffled: Bool? = nil) -> [TrackID] {
+        unload()
+        queue.removeAll()
+        let ids = queue.insert(entries, at: .end) ?? []
+        let chosen = index.flatMap { ids.indices.contains($0) ? ids[$0] : nil }
+        order.reset(queue: ids, current: chosen, shuffled: shuffled ?? isShuffled)
+        currentTrackID = chosen ?? order.first
+        failedInARow = []
+        if ids.isEmpty { status = .stopped }
+        note(.queueReplaced)
+        return ids
+    }
+
+    /// Tags read before the track plays (a background reader); fields it knows replace the old ones.
+    public func updateTags(_ id: TrackID, _ tags: TrackTags) {
+        changing { updateTrack(id) { $0.tags = $0.tags.merging(tags) } }
+    }
+
+    /// Applies `edit`; observers hear of it only when the track really changed.
+    func updateTrack(_ id: TrackID, _ edit: (inout Track) -> Void) {
+        if queue.update(id, edit) { note(.metadata(id)) }
+    }
+}

@@ -1,0 +1,106 @@
+// How the core moves between tracks and drives the engine; shared by commands, queue edits and events.
+extension Player {
+    var wrapsQueue: Bool { loopMode == .playlist }
+
+    /// Gives the track to the engine; what it prepared and any seek in flight are forgotten.
+    func load(_ id: TrackID, at position: Duration = .zero, playing: Bool) {
+        guard let track = queue.track(id) else { return }
+        announceRestart = id == loaded
+        loaded = id
+        progress = .loading
+        bufferingPercent = 100
+        resetSeeks(at: position)
+        enginePrepared = nil
+        preparedSinceLoad = []
+        engine.load(track.engineItem, at: position, playing: playing)
+    }
+
+    /// Releases the engine's item; stopping again does nothing.
+    func unload() {
+        guard loaded != nil else { return }
+        engine.stop()
+        loaded = nil
+        progress = .idle
+        bufferingPercent = 100
+        resetSeeks(at: .zero)
+        enginePrepared = nil
+        preparedSinceLoad = []
+    }
+
+    func resetSeeks(at position: Duration) {
+        pendingSeeks = 0
+        seekTarget = nil
+        lastPosition = position
+    }
+
+    /// Loads `id` the way the user's intent says: playing, paused, or not at all when stopped.
+    func loadForStatus(_ id: TrackID) {
+        guard status != .stopped else { return }
+        load(id, playing: status == .playing)
+    }
+
+    func seekEngine(to position: Duration) {
+        guard let track = currentTrack else { return }
+        pendingSeeks += 1
+        seekTarget = position
+        // Accurate seeks hang on slow network streams (PLATFORM.md, "Network"); key units suffice there.
+        engine.seek(to: position, exact: track.uri.hasPrefix("file:"))
+    }
+
+    /// Back to the start of the current track; observers get Seeked(0) once the engine has done it.
+    func restartCurrent() {
+        guard let current = currentTrackID, loaded == current else { return }
+        seekEngine(to: .zero)
+    }
+
+    /// Makes `id` current because the user chose it, keeping Playing, Paused or Stopped as it was.
+    func switchTo(_ id: TrackID) {
+        guard id != currentTrackID else { restartCurrent(); return }
+        currentTrackID = id
+        loadForStatus(id)
+    }
+
+    /// The loaded item ended (or failed): on to what follows, by the loop and shuffle rules.
+    func advance(repeatingTrack: Bool) {
+        guard let current = currentTrackID else { return }
+        if repeatingTrack && loopMode == .track {
+            load(current, playing: status == .playing)
+        } else if let next = order.moveForward(from: current, wrap: wrapsQueue) {
+            currentTrackID = next
+            load(next, playing: status == .playing)
+        } else {
+            stopAtEndOfQueue()
+        }
+    }
+
+    /// Nothing follows: stop, with the first track of a fresh round current so that Play starts over.
+    func stopAtEndOfQueue() {
+        status = .stopped
+        unload()
+        currentTrackID = order.startOver()
+    }
+
+    /// What should follow the loaded item: the same track when looping it, else the next in order.
+    private var wantedNext: EngineItem? {
+        guard let current = currentTrackID else { return nil }
+        if loopMode == .track { return queue.track(current)?.engineItem }
+        return order.upcoming(after: current, wrap: wrapsQueue).flatMap(queue.track)?.engineItem
+    }
+
+    /// The engine switches on a streaming thread without asking, so it must always hold the right next item.
+    func syncPreparedNext() {
+        guard let loaded, loaded == currentTrackID else { return }
+        let wanted = wantedNext
+        if let told = enginePrepared, told == wanted { return }
+        enginePrepared = .some(wanted)
+        if let wanted { preparedSinceLoad.insert(wanted.id) }
+        engine.prepareNext(wanted)
+    }
+
+    /// User commands clear what only makes sense until the user acts again.
+    func userActed() {
+        stoppedByFailure = false
+        pausedByInterruption = false
+        failedInARow = []
+    }
+}

@@ -1,0 +1,157 @@
+// The player core: one object owns the queue and the playback state; everything else talks to it.
+//
+//   MPRIS adapter, CLI ──commands──▶ Player ──load/prepareNext/seek…──▶ AudioEngine
+//          ▲                           │  ▲                                  │
+//          └──── PlayerChange ─────────┘  └────────── AudioEngineEvent ──────┘
+//
+// Two kinds of state are kept apart: `status` is what the user asked for (playing, paused, stopped)
+// and changes only on commands; `progress` is how far the engine got with the loaded item. MPRIS shows
+// `status`, so it never flaps while the pipeline reloads or seeks.
+//
+// All methods run on the loop thread. The core owns no timers and no threads.
+
+/// The queue, the playback state machine, and the rules users expect from a music player.
+public final class Player {
+    /// Rates the engine supports (MPRIS MinimumRate and MaximumRate).
+    public static let rateRange: ClosedRange<Double> = 0.5...2.0
+    /// Previous restarts the current track when it has played longer than this.
+    public static let restartThreshold: Duration = .seconds(3)
+
+    enum Progress { case idle, loading, ready }
+
+    let engine: AudioEngine
+    var queue = PlayQueue()
+    var order: PlaybackOrder
+    private var observers = ObserverList()
+
+    public internal(set) var currentTrackID: TrackID?
+    public internal(set) var status: PlaybackStatus = .stopped
+    public internal(set) var volume: Double = 1
+    public internal(set) var rate: Double = 1
+    public internal(set) var loopMode: LoopMode = .none
+    /// Network buffer fill of the loaded item; 100 when not buffering.
+    public internal(set) var bufferingPercent = 100
+    /// The most recent failure, kept after the player has moved on.
+    public internal(set) var lastError: (track: TrackID, error: EngineError)?
+
+    var progress = Progress.idle
+    /// Set when every track failed in a row: `state` is `.failed` until the next command.
+    var stoppedByFailure = false
+    /// Tracks that failed since a track last played to its end or the user last acted:
+    /// when it holds the whole queue, playing stops instead of looping through failures forever.
+    var failedInARow: Set<TrackID> = []
+    /// An interruption (a phone call corking music) paused us: its end may resume, nothing else's does.
+    var pausedByInterruption = false
+
+    // What the engine holds, as far as the core knows.
+    /// The item last loaded, or switched to gaplessly; `nil` when the engine is stopped.
+    var loaded: TrackID?
+    /// What the engine was last told with `prepareNext`; `nil` when unknown (it must be told again).
+    var enginePrepared: EngineItem??
+    /// Items given to `prepareNext` since the last load: a `trackStarted` naming one is a gapless switch.
+    var preparedSinceLoad: Set<TrackID> = []
+    /// The next `trackStarted` of the loaded item restarts the same track (loop): clients get Seeked(0).
+    var announceRestart = false
+    var pendingSeeks = 0
+    var seekTarget: Duration?
+    /// The last position the engine reported (it can fail once right after a seek: PLATFORM.md).
+    var lastPosition: Duration = .zero
+
+    private var batchStart: Snapshot?
+    private var pending: [PlayerChange] = []
+
+    public init(engine: AudioEngine, random: any RandomNumberGenerator = SystemRandomNumberGenerator()) {
+        self.engine = engine
+        order = PlaybackOrder(generator: random)
+        engine.delegate = self
+    }
+
+    public func addObserver(_ observer: PlayerObserver) { observers.add(observer) }
+    public func removeObserver(_ observer: PlayerObserver) { observers.remove(observer) }
+
+    // MARK: Readable state
+
+    /// Tracks in queue order.
+    public var tracks: [Track] { queue.tracks }
+    public func track(_ id: TrackID) -> Track? { queue.track(id) }
+    public var currentTrack: Track? { currentTrackID.flatMap(queue.track) }
+    public var isShuffled: Bool { order.isShuffled }
+
+    public var state: PlaybackState {
+        switch status {
+        case .stopped: return stoppedByFailure ? .failed : .stopped
+        case .paused: return progress == .loading ? .loading : .paused
+        case .playing:
+            if progress == .loading { return .loading }
+            return bufferingPercent < 100 ? .buffering : .playing
+        }
+    }
+
+    /// The position heard now, read live from the engine (MPRIS Position is never cached: rule 1).
+    public var position: Duration {
+        guard loaded != nil else { return .zero }
+        if pendingSeeks > 0, let seekTarget { return seekTarget }
+        if progress == .ready, let heard = engine.position { lastPosition = heard }
+        return lastPosition
+    }
+
+    public var capabilities: PlayerCapabilities {
+        var can = PlayerCapabilities()
+        guard let current = currentTrack else { return can }
+        can.canPlay = true
+        can.canPause = true
+        can.canSeek = current.isSeekable == true
+        can.canGoNext = order.hasNext(after: current.id, wrap: loopMode == .playlist)
+        can.canGoPrevious = order.hasPrevious(before: current.id, wrap: loopMode == .playlist)
+        return can
+    }
+
+    public var canGoNext: Bool { capabilities.canGoNext }
+    public var canGoPrevious: Bool { capabilities.canGoPrevious }
+    public var canPlay: Bool { capabilities.canPlay }
+    public var canPause: Bool { capabilities.canPause }
+    public var canSeek: Bool { capabilities.canSeek }
+
+    // MARK: Change batching
+
+    /// The values whose changes are found by comparison rather than reported where they happen.
+    private struct Snapshot: Equatable {
+        var current: TrackID?, status: PlaybackStatus, state: PlaybackState, capabilities: PlayerCapabilities
+        var volume: Double, rate: Double, loopMode: LoopMode, shuffled: Bool, buffering: Int
+    }
+
+    private var snapshot: Snapshot {
+        Snapshot(current: currentTrackID, status: status, state: state, capabilities: capabilities,
+                 volume: volume, rate: rate, loopMode: loopMode, shuffled: isShuffled, buffering: bufferingPercent)
+    }
+
+    /// Runs a command or event handler; when the outermost one ends, brings the engine's prepared item
+    /// up to date and tells observers what really changed.
+    func changing(_ body: () -> Void) {
+        let outermost = batchStart == nil
+        if outermost { batchStart = snapshot }
+        body()
+        guard outermost, let before = batchStart else { return }
+        syncPreparedNext()
+        batchStart = nil
+        appendDifferences(from: before)
+        let changes = pending
+        pending = []
+        for change in changes { observers.send(change) }
+    }
+
+    func note(_ change: PlayerChange) { pending.append(change) }
+
+    private func appendDifferences(from before: Snapshot) {
+        let after = snapshot
+        if after.current != before.current { note(.currentTrack(after.current)) }
+        if after.status != before.status { note(.status(after.status)) }
+        if after.state != before.state { note(.state(after.state)) }
+        if after.capabilities != before.capabilities { note(.capabilities(after.capabilities)) }
+        if after.volume != before.volume { note(.volume(after.volume)) }
+        if after.rate != before.rate { note(.rate(after.rate)) }
+        if after.loopMode != before.loopMode { note(.loopMode(after.loopMode)) }
+        if after.shuffled != before.shuffled { note(.shuffle(after.shuffled)) }
+        if after.buffering != before.buffering { note(.buffering(percent: after.buffering)) }
+    }
+}

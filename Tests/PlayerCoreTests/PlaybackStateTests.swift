@@ -1,0 +1,152 @@
+import XCTest
+import PlayerCore
+import TestSupport
+
+final class PlaybackStateTests: PlayerTestCase {
+    func testAddingToEmptyQueueMakesFirstTrackCurrentAndStopped() {
+        let ids = queue(3)
+        XCTAssertEqual(recorder.drain(), [
+            .tracksAdded(ids, after: nil),
+            .currentTrack(ids[0]),
+            .capabilities(capabilities(next: true, previous: false, seek: false)),
+        ])
+        XCTAssertEqual(player.status, .stopped)
+        XCTAssertEqual(player.state, .stopped)
+        XCTAssertEqual(engine.commands, [])
+    }
+
+    func testPlayLoadsThenPlaysWhenEngineStartsTrack() {
+        let ids = queue(3)
+        _ = recorder.drain()
+        player.play()
+        XCTAssertEqual(engine.commands, [.load(item(ids[0]), at: .zero, playing: true), .prepareNext(item(ids[1]))])
+        XCTAssertEqual(recorder.drain(), [.status(.playing), .state(.loading)])
+        settle()
+        XCTAssertEqual(player.state, .playing)
+        XCTAssertEqual(recorder.drain(), [
+            .state(.playing),
+            .metadata(ids[0]),  // duration
+            .metadata(ids[0]),  // seekable
+            .capabilities(capabilities(next: true, previous: false, seek: true)),
+        ])
+        XCTAssertEqual(player.currentTrack?.duration, .seconds(180))
+    }
+
+    func testPlayWithEmptyQueueDoesNothing() {
+        player.play()
+        XCTAssertEqual(player.status, .stopped)
+        XCTAssertEqual(engine.commands, [])
+        XCTAssertEqual(recorder.drain(), [])
+    }
+
+    func testPauseThenPlayResumesWithoutReloading() {
+        startPlaying(2)
+        engine.elapse(.seconds(20))
+        player.pause()
+        XCTAssertEqual(player.status, .paused)
+        player.play()
+        XCTAssertEqual(engine.commands, [.pause, .play])
+        XCTAssertEqual(recorder.drain(), [.status(.paused), .state(.paused), .status(.playing), .state(.playing)])
+        XCTAssertEqual(player.position, .seconds(20))
+    }
+
+    func testStopThenPlayRestartsTrackFromBeginning() {
+        let ids = startPlaying(2)
+        engine.elapse(.seconds(20))
+        player.stop()
+        XCTAssertEqual(player.position, .zero)
+        XCTAssertEqual(player.currentTrackID, ids[0])
+        player.play()
+        XCTAssertEqual(engine.commands, [.stop, .load(item(ids[0]), at: .zero, playing: true),
+                                         .prepareNext(item(ids[1]))])
+        XCTAssertEqual(recorder.drain(), [.status(.stopped), .state(.stopped), .status(.playing), .state(.loading)])
+    }
+
+    func testToggleStartsWhenStoppedPausesWhenPlayingResumesWhenPaused() {
+        let ids = queue(2)
+        player.togglePlayPause()
+        XCTAssertEqual(player.status, .playing)
+        settle()
+        player.togglePlayPause()
+        XCTAssertEqual(player.status, .paused)
+        player.togglePlayPause()
+        XCTAssertEqual(player.status, .playing)
+        XCTAssertEqual(engine.commands, [.load(item(ids[0]), at: .zero, playing: true), .prepareNext(item(ids[1])),
+                                         .pause, .play])
+    }
+
+    func testRepeatedCommandsAnnounceNothing() {
+        startPlaying(2)
+        player.play()
+        XCTAssertEqual(engine.commands, [])
+        player.pause()
+        _ = recorder.drain()
+        player.pause()
+        player.stop()
+        _ = recorder.drain()
+        player.stop()
+        XCTAssertEqual(recorder.drain(), [])
+        XCTAssertEqual(engine.commands, [.pause, .stop])
+    }
+
+    func testStatusNeverFlapsThroughTrackChangesAndSeeks() {
+        startPlaying(3)
+        player.next()
+        player.seek(by: .seconds(5))  // ignored: not known seekable until the engine says
+        settle()
+        player.seek(by: .seconds(5))
+        settle()
+        player.previous()  // 5 s played: restarts the track
+        settle()
+        player.setPosition(.seconds(30), of: player.currentTrackID!)
+        settle()
+        let seen = recorder.drain()
+        XCTAssertEqual(statusChanges(seen), [])
+        XCTAssertEqual(seekedChanges(seen), [.seconds(5), .zero, .seconds(30)])
+        XCTAssertEqual(player.status, .playing)
+        XCTAssertEqual(player.state, .playing)
+    }
+
+    func testBufferingPausesEngineAndResumesAtFullWithoutStatusChange() {
+        startPlaying(2)
+        engine.emit(.buffering(percent: 20))
+        XCTAssertEqual(player.state, .buffering)
+        XCTAssertEqual(player.status, .playing)
+        engine.emit(.buffering(percent: 60))
+        engine.emit(.buffering(percent: 100))
+        XCTAssertEqual(engine.commands, [.pause, .play])
+        XCTAssertEqual(recorder.drain(), [.state(.buffering), .buffering(percent: 20), .buffering(percent: 60),
+                                         .state(.playing), .buffering(percent: 100)])
+    }
+
+    func testPlayWhileBufferingWaitsForFullBuffer() {
+        startPlaying(2)
+        player.pause()
+        engine.emit(.buffering(percent: 10))
+        player.play()
+        XCTAssertEqual(player.state, .buffering)
+        engine.emit(.buffering(percent: 100))
+        XCTAssertEqual(engine.commands, [.pause, .play])
+    }
+
+    func testInterruptionPausesAndItsEndResumesOnlyWhatItPaused() {
+        startPlaying(2)
+        engine.emit(.interruption(began: true))
+        XCTAssertEqual(player.status, .paused)
+        engine.emit(.interruption(began: false))
+        XCTAssertEqual(player.status, .playing)
+        player.pause()
+        engine.emit(.interruption(began: true))
+        engine.emit(.interruption(began: false))
+        XCTAssertEqual(player.status, .paused)
+        XCTAssertEqual(engine.commands, [.pause, .play, .pause])
+    }
+
+    func testUserPauseDuringInterruptionIsNotUndoneByItsEnd() {
+        startPlaying(2)
+        engine.emit(.interruption(began: true))
+        player.pause()
+        engine.emit(.interruption(began: false))
+        XCTAssertEqual(player.status, .paused)
+    }
+}

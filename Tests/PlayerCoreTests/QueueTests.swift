@@ -1,0 +1,152 @@
+import XCTest
+import PlayerCore
+import TestSupport
+
+final class QueueTests: PlayerTestCase {
+    func testAddAfterTrackInsertsThereAndUpdatesPreparedItem() {
+        let ids = startPlaying(3)
+        let added = player.insert([uri(10), uri(11)], after: ids[0])
+        XCTAssertEqual(player.tracks.map(\.id), [ids[0]] + added + [ids[1], ids[2]])
+        XCTAssertEqual(recorder.drain(), [.tracksAdded(added, after: ids[0])])
+        XCTAssertEqual(engine.commands, [.prepareNext(item(added[0]))])
+    }
+
+    func testAddAtStartAndEnd() {
+        let ids = queue(2)
+        _ = recorder.drain()
+        let first = player.add([uri(9)], at: .start)
+        let last = player.add([uri(8)])
+        XCTAssertEqual(player.tracks.map(\.id), first + ids + last)
+        XCTAssertEqual(recorder.drain(), [.tracksAdded(first, after: nil),
+                                          .capabilities(capabilities(next: true, previous: true, seek: false)),
+                                          .tracksAdded(last, after: ids[1])])
+        XCTAssertEqual(player.currentTrackID, ids[0])
+    }
+
+    func testAddAfterUnknownTrackOrNothingDoesNothing() {
+        queue(1)
+        _ = recorder.drain()
+        XCTAssertEqual(player.insert([uri(2)], after: TrackID(999)), [])
+        XCTAssertEqual(player.add([String]()), [])
+        XCTAssertEqual(recorder.drain(), [])
+    }
+
+    func testIdsAreNeverReused() {
+        let first = queue(2)
+        player.clear()
+        let second = queue(2)
+        XCTAssertTrue(Set(first).isDisjoint(with: second))
+    }
+
+    func testRemovingCurrentWhilePlayingPlaysTheNext() {
+        let ids = startPlaying(3)
+        player.remove(ids[0])
+        XCTAssertEqual(player.currentTrackID, ids[1])
+        XCTAssertEqual(player.status, .playing)
+        XCTAssertEqual(engine.commands, [.load(item(ids[1]), at: .zero, playing: true), .prepareNext(item(ids[2]))])
+        XCTAssertEqual(recorder.drain(), [.trackRemoved(ids[0]), .currentTrack(ids[1]), .state(.loading),
+                                          .capabilities(capabilities(next: true, previous: false, seek: false))])
+    }
+
+    func testRemovingLastCurrentTrackStopsAtFirst() {
+        let ids = startPlaying(2)
+        player.next()
+        settle()
+        player.remove(ids[1])
+        XCTAssertEqual(player.currentTrackID, ids[0])
+        XCTAssertEqual(player.status, .stopped)
+        player.remove(ids[0])
+        XCTAssertNil(player.currentTrackID)
+        XCTAssertEqual(player.capabilities, PlayerCapabilities())
+    }
+
+    func testRemovingCurrentWhileStoppedOnlyMovesCurrent() {
+        let ids = queue(3)
+        player.remove(ids[0])
+        XCTAssertEqual(player.currentTrackID, ids[1])
+        XCTAssertEqual(engine.commands, [])
+    }
+
+    func testRemovingTheNextTrackPreparesTheOneAfter() {
+        let ids = startPlaying(3)
+        player.remove(ids[1])
+        XCTAssertEqual(engine.commands, [.prepareNext(item(ids[2]))])
+        XCTAssertEqual(recorder.drain(), [.trackRemoved(ids[1])])
+    }
+
+    func testMoveReordersAndUpdatesPreparedItem() {
+        let ids = startPlaying(3)
+        player.move(ids[2], to: .after(ids[0]))
+        XCTAssertEqual(player.tracks.map(\.id), [ids[0], ids[2], ids[1]])
+        XCTAssertEqual(recorder.drain(), [.trackMoved(ids[2], after: ids[0])])
+        XCTAssertEqual(engine.commands, [.prepareNext(item(ids[2]))])
+        player.move(ids[0], to: .end)
+        XCTAssertEqual(recorder.drain(), [.trackMoved(ids[0], after: ids[1]),
+                                          .capabilities(capabilities(next: false, previous: true, seek: true))])
+        XCTAssertEqual(engine.commands.last, .prepareNext(nil))
+        player.move(ids[0], to: .end)  // no change
+        player.move(ids[0], to: .after(ids[0]))
+        XCTAssertEqual(recorder.drain(), [])
+    }
+
+    func testClearStopsAndEmptiesQueue() {
+        startPlaying(3)
+        player.clear()
+        XCTAssertEqual(player.tracks, [])
+        XCTAssertEqual(engine.commands, [.stop])
+        XCTAssertEqual(recorder.drain(), [.queueReplaced, .currentTrack(nil), .status(.stopped), .state(.stopped),
+                                          .capabilities(PlayerCapabilities())])
+        player.clear()
+        XCTAssertEqual(recorder.drain(), [])
+    }
+
+    func testReplaceWhilePlayingPlaysNewQueueFromChosenTrack() {
+        startPlaying(3)
+        let ids = player.replace(with: [uri(7), uri(8), uri(9)], startingAt: 1)
+        XCTAssertEqual(player.currentTrackID, ids[1])
+        XCTAssertEqual(engine.commands, [.stop, .load(item(ids[1]), at: .zero, playing: true),
+                                         .prepareNext(item(ids[2]))])
+        XCTAssertEqual(recorder.drain().first, .queueReplaced)
+    }
+
+    func testUpdateTagsMergesAndAnnouncesOnlyRealChanges() {
+        let ids = queue(1)
+        _ = recorder.drain()
+        var tags = TrackTags()
+        tags.title = "Intro"
+        tags.artists = ["A"]
+        player.updateTags(ids[0], tags)
+        player.updateTags(ids[0], tags)
+        var album = TrackTags()
+        album.album = "Album"
+        player.updateTags(ids[0], album)
+        XCTAssertEqual(player.track(ids[0])?.tags.title, "Intro")
+        XCTAssertEqual(player.track(ids[0])?.tags.album, "Album")
+        XCTAssertEqual(recorder.drain(), [.metadata(ids[0]), .metadata(ids[0])])
+    }
+
+    func testFallbackTitleIsDecodedFileNameWithoutExtension() {
+        XCTAssertEqual(Track.fallbackTitle(for: "file:///m/01%20Intro%20%C3%A9.flac"), "01 Intro é")
+        XCTAssertEqual(Track.fallbackTitle(for: "http://host/radio/stream?x=1.2"), "stream")
+        XCTAssertEqual(Track.fallbackTitle(for: "file:///m/.hidden"), ".hidden")
+        let ids = queue(1)
+        XCTAssertEqual(player.track(ids[0])?.title, "1")
+        var tags = TrackTags()
+        tags.title = "Tagged"
+        player.updateTags(ids[0], tags)
+        XCTAssertEqual(player.track(ids[0])?.title, "Tagged")
+    }
+
+    func testEngineTagsReachTrackAndObservers() {
+        var tags = TrackTags()
+        tags.title = "From stream"
+        engine.media[uri(1)] = FakeEngine.Media(duration: .seconds(42), tags: tags)
+        let ids = queue(1)
+        player.play()
+        settle()
+        XCTAssertEqual(player.currentTrack?.title, "From stream")
+        XCTAssertEqual(player.currentTrack?.duration, .seconds(42))
+        XCTAssertEqual(player.currentTrack?.isSeekable, true)
+        XCTAssertEqual(recorder.drain().filter { $0 == .metadata(ids[0]) }.count, 3)
+    }
+}
