@@ -66,9 +66,11 @@ struct PropertiesInterface {
         guard property.access.writable, let setter = property.set else {
             throw DBusError.propertyReadOnly("Property \(property.name) is read-only")
         }
-        guard case .variant(let value) = argument, value.signature == property.type else {
-            throw DBusError.invalidArgs("Property \(property.name) has type '\(property.type)', "
-                + "got '\(argument.unwrapped.signature)'")
+        // The call's signature was checked as "ssv", so `argument` is a variant: compare what it holds.
+        let value: DBusValue
+        if case .variant(let inner) = argument { value = inner } else { value = argument }
+        guard value.signature == property.type else {
+            throw DBusError.invalidArgs("Property \(property.name) has type '\(property.type)', got '\(value.signature)'")
         }
         try setter(value)
     }
