@@ -4,7 +4,7 @@ enum M3U {
         var list = MediaList()
         var info: (lengthSeconds: Int?, title: String?)?
         for (index, raw) in lines.enumerated() {
-            let line = String(raw).trimmingASCIIWhitespace()
+            let line = raw.trimmingASCIIWhitespace()
             if line.isEmpty { continue }
             if line.hasPrefix("#") {
                 if line.uppercased().hasPrefix("#EXTINF:") { info = extinf(line.dropFirst("#EXTINF:".count)) }
@@ -26,7 +26,7 @@ enum M3U {
         }
         let head = text[..<(comma ?? text.endIndex)]
         let seconds = head.split(separator: " ").first.flatMap { Double($0) }.flatMap { $0 > 0 ? Int($0.rounded()) : nil }
-        let title = comma.map { String(text[text.index(after: $0)...]).trimmingASCIIWhitespace() }
+        let title = comma.map { text[text.index(after: $0)...].trimmingASCIIWhitespace() }
         return (seconds, title?.isEmpty == false ? title : nil)
     }
 }
@@ -46,8 +46,8 @@ enum PLS {
         var items: [Int: Item] = [:]
         for (index, raw) in lines.enumerated() {
             guard let equals = raw.firstIndex(of: "=") else { continue }  // `[playlist]`, blank, comments
-            let key = String(raw[..<equals]).trimmingASCIIWhitespace().lowercased()
-            let value = String(raw[raw.index(after: equals)...]).trimmingASCIIWhitespace()
+            let key = raw[..<equals].trimmingASCIIWhitespace().lowercased()
+            let value = raw[raw.index(after: equals)...].trimmingASCIIWhitespace()
             guard let (name, number) = numberedKey(key) else { continue }
             switch name {
             case "file": items[number, default: Item()].reference = value; items[number]!.line = index + 1

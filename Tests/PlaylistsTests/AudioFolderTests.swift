@@ -25,6 +25,16 @@ final class AudioFolderTests: XCTestCase {
         XCTAssertEqual(list.uris, [music.uri("real/a.flac"), music.uri("real/link.flac")])
     }
 
+    func testANameThatIsNotUTF8KeepsItsBytesInTheURI() throws {
+        let music = try MusicFolder()
+        let name: [UInt8] = Array("caf".utf8) + [0xE9] + Array(".flac".utf8)  // Latin-1 "café.flac"
+        let path = Array(music.path.utf8) + [UInt8(ascii: "/")] + name
+        let fd = open(path.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        close(fd)
+        XCTAssertEqual(AudioFolder.scan(path: music.path).uris, [FileURI.encode(path: music.path) + "/caf%E9.flac"])
+    }
+
     func testMissingFolderIsReported() throws {
         let music = try MusicFolder()
         XCTAssertEqual(AudioFolder.scan(path: music.path + "/none").skipped,
@@ -58,7 +68,7 @@ final class AudioFolderTests: XCTestCase {
             let dir = music.path + "/Album \(folder)"
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             for track in 0..<100 {
-                FileManager.default.createFile(atPath: "\(dir)/Track \(track) – ünïcode #\(track).flac", contents: nil)
+                _ = FileManager.default.createFile(atPath: "\(dir)/Track \(track) – ünïcode #\(track).flac", contents: nil)
             }
         }
         let created = Date()
@@ -70,7 +80,7 @@ final class AudioFolderTests: XCTestCase {
         XCTAssertEqual(list.uris.last, music.uri("Album 199/Track 99 – ünïcode #99.flac"))
         let flat = try MusicFolder()
         for track in 0..<20_000 {
-            FileManager.default.createFile(atPath: "\(flat.path)/t\(track).flac", contents: nil)
+            _ = FileManager.default.createFile(atPath: "\(flat.path)/t\(track).flac", contents: nil)
         }
         let flatStart = Date()
         let flatList = AudioFolder.scan(path: flat.path)
