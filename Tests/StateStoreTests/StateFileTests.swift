@@ -103,6 +103,17 @@ final class StateFileTests: XCTestCase {
         }
     }
 
+    func testAnUnreadableStateIsMovedAsideToo() throws {
+        try FileManager.default.createDirectory(at: file.url, withIntermediateDirectories: true)  // read fails: EISDIR
+        let loaded = file.load(now: Date(timeIntervalSince1970: 1_700_000_000))
+        XCTAssertNil(loaded.state)
+        let warning = try XCTUnwrap(loaded.warning)
+        XCTAssertTrue(warning.contains("cannot be read"), warning)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.url.path + ".corrupt-20231114T221320Z"), warning)
+        try file.save(sample())
+        XCTAssertEqual(file.load().state, sample())
+    }
+
     func testASecondBadFileInTheSameSecondGetsItsOwnName() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
