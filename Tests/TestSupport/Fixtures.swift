@@ -20,7 +20,7 @@ public final class Fixtures {
     public let directory: URL
     /// The embedded cover, a 4×4 PNG; its bytes are what GST_TAG_IMAGE must give back.
     public var cover: URL { file("cover.png") }
-    /// 10 s of a 440 Hz tone, tagged; FLAC and MP3 (with a LAME header) also embed `cover`.
+    /// 10 s of a 440 Hz tone with title, artist, album and track number (WAV: no track number); FLAC and MP3 (with a LAME header) also embed `cover`.
     public var flac: URL { file("tagged.flac") }
     public var vorbis: URL { file("tagged.ogg") }
     public var mp3: URL { file("tagged.mp3") }
@@ -77,9 +77,10 @@ public final class Fixtures {
                               "--tn", "\(Self.trackNumber)", "--ti", cover.path, tone.path, mp3.path])
         try Self.run("oggenc", ["-Q", "-t", Self.title, "-a", Self.artist, "-l", Self.album,
                                 "-N", "\(Self.trackNumber)", "-o", vorbis.path, tone.path])
-        try Self.run("gst-launch-1.0", ["-q", "filesrc", "location=\(tone.path)", "!", "wavparse", "!", "taginject",
-                                        "tags=title=\"\(Self.title)\",artist=\"\(Self.artist)\",album=\"\(Self.album)\","
-                                        + "track-number=\(Self.trackNumber)", "!", "wavenc", "!",
+        // wavenc writes title, artist and album as RIFF INFO (INAM, IART, IPRD), not the track number.
+        let tags = "title=\\\"\(Self.title)\\\",artist=\\\"\(Self.artist)\\\",album=\\\"\(Self.album)\\\""
+        try Self.run("gst-launch-1.0", ["-q", "filesrc", "location=\(tone.path)", "!", "wavparse", "!",
+                                        "taginject", "tags=\"\(tags)\"", "!", "wavenc", "!",
                                         "filesink", "location=\(wav.path)"])
     }
 
