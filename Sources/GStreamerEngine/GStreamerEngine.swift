@@ -63,6 +63,9 @@ public final class GStreamerEngine: AudioEngine {
         playbin.set("flags", "audio+soft-volume")
         describeStream(configuration)
         playbin.set("audio-sink", output)
+        // Without the video flag playbin still builds autovideosink for a file that has only video
+        // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
+        playbin.set("video-sink", try Element.make("fakesink"))
         // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
         // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
         if let scaletempo = try? Element.make("scaletempo") { playbin.set("audio-filter", scaletempo) }
@@ -92,7 +95,7 @@ public final class GStreamerEngine: AudioEngine {
     public static func supportedMimeTypes() -> [String] {
         Registry.sinkMediaTypes { klass in
             klass.contains("Demuxer") || (klass.contains("Decoder") && klass.contains("Audio"))
-        }
+        }.filter { !$0.hasSuffix("/x-raw") }
     }
 
     // MARK: AudioEngine
@@ -164,10 +167,11 @@ public final class GStreamerEngine: AudioEngine {
         playbin.seek(to: position, rate: rate, exact: exact)
     }
 
-    /// Back to READY (synchronous going down) and drop the old stream's queued messages, so nothing
-    /// of it is mistaken for the next item's.
+    /// Back to NULL (synchronous going down) and drop the old stream's queued messages, so nothing
+    /// of it is mistaken for the next item's. READY is not enough: after a type-finding error playbin
+    /// in READY fails the next URI too ("Could not determine type of stream", measured).
     func teardown() {
-        playbin.setState(.ready)
+        playbin.setState(.null)
         playbin.bus.dropPending()
         recovery = nil
         current = nil
