@@ -62,10 +62,7 @@ class EngineContractTests: XCTestCase {
         engine.load(item(1, fixtures.flac), at: .zero, playing: false)
         recorder.wait(for: .seekable(TrackID(1), true))
         engine.seek(to: .milliseconds(6_123), exact: true)
-        let landed = recorder.wait(for: "seekCompleted") { event -> Duration? in
-            if case .seekCompleted(let at) = event { return at }
-            return nil
-        }
+        let landed = recorder.waitForSeekCompleted()
         XCTAssertEqual(seconds(landed), 6.123, accuracy: 0.005)
         XCTAssertEqual(seconds(engine.position), 6.123, accuracy: 0.005)
     }
@@ -74,10 +71,7 @@ class EngineContractTests: XCTestCase {
         engine.load(item(1, fixtures.mp3), at: .zero, playing: true)
         recorder.wait(for: .seekable(TrackID(1), true))
         engine.seek(to: .seconds(4), exact: false)
-        let landed = recorder.wait(for: "seekCompleted") { event -> Duration? in
-            if case .seekCompleted(let at) = event { return at }
-            return nil
-        }
+        let landed = recorder.waitForSeekCompleted()
         XCTAssertEqual(seconds(landed), 4, accuracy: 0.5)
     }
 

@@ -33,6 +33,14 @@ final class EventRecorder: AudioEngineDelegate {
         wait(for: "\(event)", timeout: timeout, file: file, line: line) { $0 == event ? () : nil }
     }
 
+    /// Waits for `.seekCompleted` and returns where the seek landed.
+    func waitForSeekCompleted(file: StaticString = #filePath, line: UInt = #line) -> Duration? {
+        wait(for: "seekCompleted", file: file, line: line) { event -> Duration? in
+            if case .seekCompleted(let at) = event { return at }
+            return nil
+        }
+    }
+
     func contains(_ event: AudioEngineEvent) -> Bool { events.contains(event) }
 }
 
