@@ -2,6 +2,16 @@ import ArgumentParser
 
 /// Benchmarks that print numbers; run on demand (`make bench`), never part of the test suite.
 struct QuaverBench: ParsableCommand {
+    @Flag(help: "List the benchmarks that scripts/bench runs by default, one per line.")
+    var listBenchmarks = false
+
+    func run() throws {
+        guard listBenchmarks else { throw CleanExit.helpRequest(self) }
+        for command in Self.configuration.subcommands where command.configuration.shouldDisplay {
+            print(command._commandName)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "quaver-bench",
         abstract: "Measure Quaver against its floors.",
