@@ -1,0 +1,182 @@
+import CDBus
+
+/// A private libdbus connection driven by `EventLoop.main` (see `LoopAttachment`).
+///
+/// Everything runs on the loop thread: exported method handlers, property getters, signal handlers and
+/// reply handlers of asynchronous calls. Blocking calls (`call(...) throws`, `requestName`) block the loop,
+/// so they are for start-up and for clients; a service never makes a blocking call to itself.
+///
+/// libdbus aborts the process on misuse, so every name, path, signature and string is validated before it
+/// reaches libdbus, and incoming messages are read by the type they carry, never by the type we expect.
+public final class Connection {
+    let raw: OpaquePointer
+    private var attachment: LoopAttachment?
+    let objects = ObjectTree()
+    let signals = SignalRouter()
+    private var closed = false
+
+    /// The bus-assigned unique name (`:1.42`).
+    public let uniqueName: String
+
+    /// Called once when the bus connection is lost (libdbus's `Disconnected` signal). libdbus does not
+    /// exit the process for us: `dbus_connection_set_exit_on_disconnect` is off.
+    public var onDisconnect: (() -> Void)?
+
+    /// The user's session bus (`DBUS_SESSION_BUS_ADDRESS`).
+    public static func session() throws -> Connection { try Connection(bus: DBUS_BUS_SESSION) }
+
+    /// The system bus (logind, etc.).
+    public static func system() throws -> Connection { try Connection(bus: DBUS_BUS_SYSTEM) }
+
+    private convenience init(bus: DBusBusType) throws {
+        let raw = try Connection.connecting { dbus_bus_get_private(bus, $0) }
+        self.init(registered: raw)
+    }
+
+    /// A bus at `address` (`unix:path=…`), registered with `Hello`.
+    public convenience init(address: String) throws {
+        guard !address.utf8.contains(0) else {
+            throw ConnectionError.cannotConnect(.invalidArgs("address contains NUL"))
+        }
+        let raw = try Connection.connecting { dbus_connection_open_private(address, $0) }
+        do {
+            try CError.check { dbus_bus_register(raw, $0) != 0 }
+        } catch let error as DBusError {
+            dbus_connection_close(raw)
+            dbus_connection_unref(raw)
+            throw ConnectionError.cannotConnect(error)
+        }
+        self.init(registered: raw)
+    }
+
+    private init(registered raw: OpaquePointer) {
+        self.raw = raw
+        uniqueName = dbus_bus_get_unique_name(raw).map { String(cString: $0) } ?? ""
+        dbus_connection_set_exit_on_disconnect(raw, 0)
+        dbus_connection_add_filter(raw, Connection.filterFunction, Unmanaged.passUnretained(self).toOpaque(), nil)
+        attachment = LoopAttachment(raw)
+    }
+
+    private static func connecting(_ open: (UnsafeMutablePointer<CDBus.DBusError>) -> OpaquePointer?) throws
+        -> OpaquePointer {
+        do {
+            var connection: OpaquePointer?
+            try CError.check { connection = open($0); return connection != nil }
+            return connection!
+        } catch let error as DBusError {
+            throw ConnectionError.cannotConnect(error)
+        }
+    }
+
+    /// Closes the connection; also done on release. Pending reply handlers receive a `Disconnected` error.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        attachment?.detach()
+        attachment = nil
+        dbus_connection_remove_filter(raw, Connection.filterFunction, Unmanaged.passUnretained(self).toOpaque())
+        dbus_connection_close(raw)
+    }
+
+    deinit {
+        close()
+        dbus_connection_unref(raw)
+    }
+
+    public var isConnected: Bool { dbus_connection_get_is_connected(raw) != 0 }
+
+    /// Owns `name` with `DBUS_NAME_FLAG_DO_NOT_QUEUE`; throws `ConnectionError.nameTaken` when another
+    /// process owns it (reply `EXISTS`), so a second instance can say so and exit instead of waiting invisibly.
+    public func requestName(_ name: String) throws {
+        try Names.checkBusName(name)
+        let doNotQueue: UInt32 = 4, primaryOwner: Int32 = 1, exists: Int32 = 3, alreadyOwner: Int32 = 4
+        var reply: Int32 = -1
+        try CError.check { reply = dbus_bus_request_name(raw, name, doNotQueue, $0); return reply != -1 }
+        scheduleDispatch()
+        switch reply {
+        case primaryOwner, alreadyOwner: return
+        case exists: throw ConnectionError.nameTaken(name)
+        default: throw DBusError.failed("RequestName(\(name)) answered \(reply)")
+        }
+    }
+
+    /// Gives a name up (`ReleaseName`).
+    public func releaseName(_ name: String) throws {
+        try Names.checkBusName(name)
+        try CError.check { dbus_bus_release_name(raw, name, $0) != -1 }
+    }
+
+    /// Serves `object` at its path, replacing any object there.
+    public func export(_ object: ExportedObject) { objects.add(object) }
+
+    public func unexport(_ path: ObjectPath) { objects.remove(path) }
+
+    /// Sends a signal. Throws `InvalidArgs` for an invalid name or value.
+    public func emitSignal(path: ObjectPath, interface: String, name: String, arguments: [DBusValue] = []) throws {
+        send(try Message.signal(path: path, interface: interface, name: name, arguments: arguments))
+    }
+
+    /// `org.freedesktop.DBus.Properties.PropertiesChanged(s a{sv} as)`.
+    public func emitPropertiesChanged(path: ObjectPath, interface: String, changed: [String: DBusValue],
+                                      invalidated: [String] = []) throws {
+        try emitSignal(path: path, interface: StandardInterface.properties, name: "PropertiesChanged",
+                       arguments: [.string(interface), .variantDictionary(changed), .stringArray(invalidated)])
+    }
+
+    /// Writes queued messages now (`dbus_connection_flush`), for a client about to exit.
+    public func flush() { dbus_connection_flush(raw) }
+
+    func scheduleDispatch() { attachment?.scheduleDispatch() }
+
+    func send(_ message: Message) {
+        dbus_connection_send(raw, message.raw, nil)
+    }
+
+    /// One function value, so `dbus_connection_remove_filter` finds what `add_filter` added (else libdbus aborts).
+    private static let filterFunction: DBusHandleMessageFunction = { _, message, data in
+        Unmanaged<Connection>.fromOpaque(data!).takeUnretainedValue().filter(message!)
+    }
+
+    /// Every incoming message passes here during `dbus_connection_dispatch`, after libdbus has answered
+    /// `org.freedesktop.DBus.Peer` calls itself.
+    private func filter(_ raw: OpaquePointer) -> DBusHandlerResult {
+        dbus_message_ref(raw)
+        let message = Message(owning: raw)
+        switch message.type {
+        case Message.Kind.methodCall:
+            let reply = objects.handle(message)
+            if message.expectsReply { send(reply) }
+            return DBUS_HANDLER_RESULT_HANDLED
+        case Message.Kind.signal:
+            if message.interface == "org.freedesktop.DBus.Local" && message.member == "Disconnected" {
+                onDisconnect?()
+                onDisconnect = nil
+                return DBUS_HANDLER_RESULT_HANDLED
+            }
+            signals.deliver(message)
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        default:
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+    }
+}
+
+/// The `DBusError` out-parameter convention of libdbus, turned into a thrown `DBusError`.
+enum CError {
+    static func check(_ body: (UnsafeMutablePointer<CDBus.DBusError>) -> Bool) throws {
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let succeeded = body(&error)
+        if dbus_error_is_set(&error) != 0 {
+            defer { dbus_error_free(&error) }
+            throw DBusError(name: String(cString: error.name), message: String(cString: error.message))
+        }
+        if !succeeded { throw DBusError.failed("libdbus call failed without an error") }
+    }
+}
+
+enum StandardInterface {
+    static let properties = "org.freedesktop.DBus.Properties"
+    static let introspectable = "org.freedesktop.DBus.Introspectable"
+    static let peer = "org.freedesktop.DBus.Peer"
+}

@@ -1,1 +1,0 @@
-// DBus: see Package.swift for the layer this module belongs to.

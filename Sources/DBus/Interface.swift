@@ -1,0 +1,111 @@
+/// One interface of an exported object, described once: method dispatch, `org.freedesktop.DBus.Properties`
+/// and the introspection XML are all derived from it.
+public struct InterfaceDescription {
+    public let name: String
+    public let methods: [Method]
+    public let properties: [Property]
+    public let signals: [SignalDescription]
+
+    /// Descriptions are code, not runtime data: an invalid interface or member name is a programming error.
+    public init(name: String, methods: [Method] = [], properties: [Property] = [], signals: [SignalDescription] = []) {
+        precondition((try? Names.checkInterface(name)) != nil, "invalid interface name \(name)")
+        for member in methods.map(\.name) + properties.map(\.name) + signals.map(\.name) {
+            precondition((try? Names.checkMember(member)) != nil, "invalid member name \(member) in \(name)")
+        }
+        self.name = name
+        self.methods = methods
+        self.properties = properties
+        self.signals = signals
+    }
+
+    public struct Argument {
+        public let name: String
+        public let type: Signature
+        public init(_ name: String, _ type: Signature) {
+            precondition(type.isSingleCompleteType, "argument \(name) needs one complete type, not \(type)")
+            self.name = name
+            self.type = type
+        }
+    }
+
+    public struct Method {
+        public let name: String
+        public let inputs: [Argument]
+        public let outputs: [Argument]
+        /// Runs on the loop with arguments already checked against `inputs`; returns values matching `outputs`.
+        public let handler: (MethodCall) throws -> [DBusValue]
+
+        public init(name: String, inputs: [Argument] = [], outputs: [Argument] = [],
+                    handler: @escaping (MethodCall) throws -> [DBusValue]) {
+            self.name = name
+            self.inputs = inputs
+            self.outputs = outputs
+            self.handler = handler
+        }
+
+        var inputSignature: Signature { Signature(trusted: inputs.map(\.type.rawValue).joined()) }
+        var outputSignature: Signature { Signature(trusted: outputs.map(\.type.rawValue).joined()) }
+    }
+
+    public enum Access: String {
+        case read, write, readWrite = "readwrite"
+        var readable: Bool { self != .write }
+        var writable: Bool { self != .read }
+    }
+
+    public struct Property {
+        public let name: String
+        public let type: Signature
+        public let access: Access
+        /// May throw: `Get` then answers that error, and `GetAll` leaves the property out instead of failing
+        /// (KDE and playerctl drop a player whose `GetAll` fails).
+        public let get: () throws -> DBusValue
+        /// Receives a value already checked against `type`; throw a `DBusError` to refuse it.
+        public let set: ((DBusValue) throws -> Void)?
+
+        public init(name: String, type: Signature, access: Access = .read, get: @escaping () throws -> DBusValue,
+                    set: ((DBusValue) throws -> Void)? = nil) {
+            precondition(type.isSingleCompleteType, "property \(name) needs one complete type, not \(type)")
+            precondition(access.writable == (set != nil), "property \(name): writable exactly when it has a setter")
+            self.name = name
+            self.type = type
+            self.access = access
+            self.get = get
+            self.set = set
+        }
+    }
+}
+
+public struct SignalDescription {
+    public let name: String
+    public let arguments: [InterfaceDescription.Argument]
+    public init(name: String, arguments: [InterfaceDescription.Argument] = []) {
+        self.name = name
+        self.arguments = arguments
+    }
+}
+
+/// An object served at `path` with its interfaces. Properties, Introspectable and Peer are added for it.
+public final class ExportedObject {
+    public let path: ObjectPath
+    public let interfaces: [InterfaceDescription]
+
+    public init(path: ObjectPath, interfaces: [InterfaceDescription]) {
+        self.path = path
+        self.interfaces = interfaces
+    }
+
+    func interface(named name: String) -> InterfaceDescription? { interfaces.first { $0.name == name } }
+}
+
+/// An incoming method call, as a handler sees it.
+public struct MethodCall {
+    public let path: ObjectPath
+    /// Absent when the caller did not name one (D-Bus allows it).
+    public let interface: String?
+    public let member: String
+    /// The caller's unique name.
+    public let sender: String?
+    /// Already checked against the method's declared input signature.
+    public let arguments: [DBusValue]
+}

@@ -1,0 +1,119 @@
+import CDBus
+import EventLoop
+
+/// Drives one libdbus connection from `EventLoop.main`, never from a thread blocked in
+/// `dbus_connection_read_write_dispatch` (PLATFORM.md: signals from other threads are then never delivered).
+///
+///     socket readable/writable ─ EventLoop.watch ─▶ dbus_watch_handle ─┐
+///     libdbus timeout ───────── EventLoop.schedule ▶ dbus_timeout_handle ┼▶ post(dispatch)
+///     dispatch status DATA_REMAINS ─────────────────────────────────────┘
+///     dispatch: dbus_connection_dispatch in batches while DBUS_DISPATCH_DATA_REMAINS
+///
+/// Each watch or timeout keeps its `LoopSource` in libdbus's per-watch data, so removing it in libdbus
+/// (remove/toggle callbacks) cancels the GLib source.
+final class LoopAttachment {
+    private let connection: OpaquePointer
+    private var dispatchPosted = false
+    private var dispatching = false
+
+    init(_ connection: OpaquePointer) {
+        self.connection = connection
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        dbus_connection_set_watch_functions(connection, { watch, data in
+            LoopAttachment.from(data).add(watch: watch!)
+            return 1
+        }, { watch, _ in
+            LoopAttachment.cancelSource(of: watch!, dbus_watch_get_data, dbus_watch_set_data)
+        }, { watch, data in
+            LoopAttachment.cancelSource(of: watch!, dbus_watch_get_data, dbus_watch_set_data)
+            LoopAttachment.from(data).add(watch: watch!)
+        }, me, nil)
+        dbus_connection_set_timeout_functions(connection, { timeout, data in
+            LoopAttachment.from(data).add(timeout: timeout!)
+            return 1
+        }, { timeout, _ in
+            LoopAttachment.cancelSource(of: timeout!, dbus_timeout_get_data, dbus_timeout_set_data)
+        }, { timeout, data in
+            LoopAttachment.cancelSource(of: timeout!, dbus_timeout_get_data, dbus_timeout_set_data)
+            LoopAttachment.from(data).add(timeout: timeout!)
+        }, me, nil)
+        dbus_connection_set_dispatch_status_function(connection, { _, status, data in
+            if status == DBUS_DISPATCH_DATA_REMAINS { LoopAttachment.from(data).scheduleDispatch() }
+        }, me, nil)
+        scheduleDispatch()  // messages read while connecting (NameAcquired…) are already queued
+    }
+
+    /// Removes every callback before the connection is closed, so none can reach a freed attachment.
+    func detach() {
+        dbus_connection_set_dispatch_status_function(connection, nil, nil, nil)
+        dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+    }
+
+    /// Dispatches soon, on the loop. Called after anything that may have queued incoming messages.
+    func scheduleDispatch() {
+        guard !dispatchPosted else { return }
+        dispatchPosted = true
+        EventLoop.main.post { [weak self] in self?.dispatch() }
+    }
+
+    /// At most `batch` messages per turn so a flood cannot starve the loop's other sources.
+    /// Never nested: `dbus_connection_dispatch` called from inside a handler would deadlock.
+    private func dispatch(batch: Int = 64) {
+        dispatchPosted = false
+        guard !dispatching else { return scheduleDispatch() }
+        dispatching = true
+        defer { dispatching = false }
+        for _ in 0..<batch {
+            if dbus_connection_dispatch(connection) != DBUS_DISPATCH_DATA_REMAINS { return }
+        }
+        scheduleDispatch()
+    }
+
+    private func add(watch: OpaquePointer) {
+        guard dbus_watch_get_enabled(watch) != 0 else { return }
+        let flags = dbus_watch_get_flags(watch)
+        var conditions: FileConditions = [.error, .hangUp]
+        if flags & DBUS_WATCH_READABLE.rawValue != 0 { conditions.insert(.input) }
+        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { conditions.insert(.output) }
+        let source = EventLoop.main.watch(fd: dbus_watch_get_unix_fd(watch), conditions: conditions) {
+            [weak self] fired in
+            dbus_watch_handle(watch, LoopAttachment.watchFlags(fired))
+            self?.scheduleDispatch()
+            return true
+        }
+        dbus_watch_set_data(watch, Unmanaged.passRetained(source).toOpaque(), nil)
+    }
+
+    private func add(timeout: OpaquePointer) {
+        guard dbus_timeout_get_enabled(timeout) != 0 else { return }
+        let seconds = Double(dbus_timeout_get_interval(timeout)) / 1000
+        let source = EventLoop.main.schedule(after: seconds, repeating: true) { [weak self] in
+            dbus_timeout_handle(timeout)
+            self?.scheduleDispatch()
+        }
+        dbus_timeout_set_data(timeout, Unmanaged.passRetained(source).toOpaque(), nil)
+    }
+
+    private static func watchFlags(_ fired: FileConditions) -> UInt32 {
+        var flags: UInt32 = 0
+        if fired.contains(.input) { flags |= DBUS_WATCH_READABLE.rawValue }
+        if fired.contains(.output) { flags |= DBUS_WATCH_WRITABLE.rawValue }
+        if fired.contains(.error) { flags |= DBUS_WATCH_ERROR.rawValue }
+        if fired.contains(.hangUp) { flags |= DBUS_WATCH_HANGUP.rawValue }
+        return flags
+    }
+
+    /// Cancels and releases the `LoopSource` stored on a watch or timeout, if any.
+    private static func cancelSource(of item: OpaquePointer,
+                                     _ get: (OpaquePointer?) -> UnsafeMutableRawPointer?,
+                                     _ set: (OpaquePointer?, UnsafeMutableRawPointer?, DBusFreeFunction?) -> Void) {
+        guard let data = get(item) else { return }
+        set(item, nil, nil)
+        Unmanaged<LoopSource>.fromOpaque(data).takeRetainedValue().cancel()
+    }
+
+    private static func from(_ data: UnsafeMutableRawPointer?) -> LoopAttachment {
+        Unmanaged<LoopAttachment>.fromOpaque(data!).takeUnretainedValue()
+    }
+}

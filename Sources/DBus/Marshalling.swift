@@ -1,0 +1,223 @@
+import CDBus
+import Glibc
+
+/// Type codes: the `DBUS_TYPE_*` macros are invisible to Swift.
+enum TypeCode {
+    static let invalid: Int32 = 0
+    static let byte = code("y"), boolean = code("b"), int16 = code("n"), uint16 = code("q")
+    static let int32 = code("i"), uint32 = code("u"), int64 = code("x"), uint64 = code("t")
+    static let double = code("d"), string = code("s"), objectPath = code("o"), signature = code("g")
+    static let unixFD = code("h"), array = code("a"), structure = code("r"), variant = code("v")
+    static let dictEntry = code("e")
+
+    private static func code(_ c: Unicode.Scalar) -> Int32 { Int32(UInt8(ascii: c)) }
+}
+
+/// Checks a value tree against everything libdbus would abort on, before anything is appended,
+/// so a bad value becomes a thrown `InvalidArgs` and never a half-written message.
+enum ValueCheck {
+    static func check(_ values: [DBusValue]) throws {
+        for value in values { try check(value) }
+        let signature = values.signature
+        guard Names.isValid(signature.rawValue, dbus_signature_validate) else {
+            throw DBusError.invalidArgs("'\(signature)' is not a valid message signature (too deep?)")
+        }
+    }
+
+    private static func check(_ value: DBusValue) throws {
+        switch value {
+        case .string(let s): try Names.checkString(s)
+        case .array(let element, let elements):
+            try checkSingle(element)
+            for e in elements {
+                guard e.signatureText == element.rawValue else {
+                    throw DBusError.invalidArgs("array of '\(element)' holds a '\(e.signature)'")
+                }
+                try check(e)
+            }
+        case .dictionary(let key, let valueType, let entries):
+            try checkSingle(key)
+            try checkSingle(valueType)
+            guard key.rawValue.count == 1, !"vay(){}".contains(key.rawValue) else {
+                throw DBusError.invalidArgs("dictionary key type '\(key)' is not a basic type")
+            }
+            for entry in entries {
+                guard entry.key.signatureText == key.rawValue, entry.value.signatureText == valueType.rawValue else {
+                    throw DBusError.invalidArgs("dictionary a{\(key)\(valueType)} holds an entry "
+                        + "{\(entry.key.signature)\(entry.value.signature)}")
+                }
+                try check(entry.key)
+                try check(entry.value)
+            }
+        case .structure(let fields):
+            guard !fields.isEmpty else { throw DBusError.invalidArgs("empty structures are not allowed") }
+            for field in fields { try check(field) }
+        case .variant(let inner): try check(inner)
+        default: break
+        }
+    }
+
+    private static func checkSingle(_ signature: Signature) throws {
+        guard signature.isSingleCompleteType else {
+            throw DBusError.invalidArgs("'\(signature)' is not a single complete type")
+        }
+    }
+}
+
+/// Appends checked values through `DBusMessageIter` (the variadic `dbus_message_append_args` is not callable).
+enum ValueWriter {
+    static func append(_ values: [DBusValue], to message: OpaquePointer) throws {
+        try ValueCheck.check(values)
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(message, &iter)
+        for value in values { try append(value, to: &iter) }
+    }
+
+    private static func append(_ value: DBusValue, to iter: inout DBusMessageIter) throws {
+        switch value {
+        case .byte(let v): try basic(v, TypeCode.byte, &iter)
+        case .boolean(let v): try basic(dbus_bool_t(v ? 1 : 0), TypeCode.boolean, &iter)
+        case .int16(let v): try basic(v, TypeCode.int16, &iter)
+        case .uint16(let v): try basic(v, TypeCode.uint16, &iter)
+        case .int32(let v): try basic(v, TypeCode.int32, &iter)
+        case .uint32(let v): try basic(v, TypeCode.uint32, &iter)
+        case .int64(let v): try basic(v, TypeCode.int64, &iter)
+        case .uint64(let v): try basic(v, TypeCode.uint64, &iter)
+        case .double(let v): try basic(v, TypeCode.double, &iter)
+        case .string(let s): try text(s, TypeCode.string, &iter)
+        case .objectPath(let p): try text(p.rawValue, TypeCode.objectPath, &iter)
+        case .signature(let s): try text(s.rawValue, TypeCode.signature, &iter)
+        case .array(let element, let elements):
+            try container(TypeCode.array, element.rawValue, &iter) { sub in
+                for e in elements { try append(e, to: &sub) }
+            }
+        case .dictionary(let key, let valueType, let entries):
+            try container(TypeCode.array, "{\(key)\(valueType)}", &iter) { sub in
+                for entry in entries {
+                    try container(TypeCode.dictEntry, nil, &sub) { pair in
+                        try append(entry.key, to: &pair)
+                        try append(entry.value, to: &pair)
+                    }
+                }
+            }
+        case .structure(let fields):
+            try container(TypeCode.structure, nil, &iter) { sub in
+                for field in fields { try append(field, to: &sub) }
+            }
+        case .variant(let inner):
+            try container(TypeCode.variant, inner.signatureText, &iter) { sub in try append(inner, to: &sub) }
+        }
+    }
+
+    private static func basic<T: BitwiseCopyable>(_ value: T, _ type: Int32, _ iter: inout DBusMessageIter) throws {
+        var copy = value
+        guard dbus_message_iter_append_basic(&iter, type, &copy) != 0 else { throw outOfMemory }
+    }
+
+    private static func text(_ string: String, _ type: Int32, _ iter: inout DBusMessageIter) throws {
+        let ok = string.withCString { pointer -> dbus_bool_t in
+            var p: UnsafePointer<CChar>? = pointer
+            return dbus_message_iter_append_basic(&iter, type, &p)
+        }
+        guard ok != 0 else { throw outOfMemory }
+    }
+
+    private static func container(_ type: Int32, _ signature: String?, _ iter: inout DBusMessageIter,
+                                  _ body: (inout DBusMessageIter) throws -> Void) throws {
+        var sub = DBusMessageIter()
+        let opened: dbus_bool_t = signature.map { dbus_message_iter_open_container(&iter, type, $0, &sub) }
+            ?? dbus_message_iter_open_container(&iter, type, nil, &sub)
+        guard opened != 0 else { throw outOfMemory }
+        do { try body(&sub) } catch {
+            dbus_message_iter_abandon_container(&iter, &sub)
+            throw error
+        }
+        guard dbus_message_iter_close_container(&iter, &sub) != 0 else { throw outOfMemory }
+    }
+
+    private static let outOfMemory = DBusError(name: "org.freedesktop.DBus.Error.NoMemory",
+                                               message: "out of memory while building a message")
+}
+
+/// Reads values by the type the iterator reports, so reading can never ask libdbus for the wrong type.
+enum ValueReader {
+    static func read(_ message: OpaquePointer) throws -> [DBusValue] {
+        var iter = DBusMessageIter()
+        guard dbus_message_iter_init(message, &iter) != 0 else { return [] }  // empty body
+        var values: [DBusValue] = []
+        repeat { values.append(try read(&iter)) } while dbus_message_iter_next(&iter) != 0
+        return values
+    }
+
+    private static func read(_ iter: inout DBusMessageIter) throws -> DBusValue {
+        let type = dbus_message_iter_get_arg_type(&iter)
+        switch type {
+        case TypeCode.byte: return .byte(basic(&iter, UInt8(0)))
+        case TypeCode.boolean: return .boolean(basic(&iter, dbus_bool_t(0)) != 0)
+        case TypeCode.int16: return .int16(basic(&iter, Int16(0)))
+        case TypeCode.uint16: return .uint16(basic(&iter, UInt16(0)))
+        case TypeCode.int32: return .int32(basic(&iter, Int32(0)))
+        case TypeCode.uint32: return .uint32(basic(&iter, UInt32(0)))
+        case TypeCode.int64: return .int64(basic(&iter, Int64(0)))
+        case TypeCode.uint64: return .uint64(basic(&iter, UInt64(0)))
+        case TypeCode.double: return .double(basic(&iter, Double(0)))
+        case TypeCode.string: return .string(text(&iter))
+        case TypeCode.objectPath: return .objectPath(ObjectPath(trusted: text(&iter)))
+        case TypeCode.signature: return .signature(Signature(trusted: text(&iter)))
+        case TypeCode.array: return try array(&iter)
+        case TypeCode.structure, TypeCode.dictEntry: return .structure(try elements(&iter))
+        case TypeCode.variant: return .variant(try elements(&iter)[0])
+        case TypeCode.unixFD:
+            close(basic(&iter, Int32(-1)))  // libdbus hands us a duplicate we would otherwise leak
+            throw DBusError.notSupported("unix file descriptors are not supported")
+        default:
+            throw DBusError.invalidArgs("unexpected type code \(type)")
+        }
+    }
+
+    private static func basic<T: BitwiseCopyable>(_ iter: inout DBusMessageIter, _ initial: T) -> T {
+        var value = initial
+        dbus_message_iter_get_basic(&iter, &value)
+        return value
+    }
+
+    private static func text(_ iter: inout DBusMessageIter) -> String {
+        var pointer: UnsafePointer<CChar>? = nil
+        dbus_message_iter_get_basic(&iter, &pointer)
+        return pointer.map { String(cString: $0) } ?? ""
+    }
+
+    /// Every element of the container at `iter`.
+    private static func elements(_ iter: inout DBusMessageIter) throws -> [DBusValue] {
+        var sub = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &sub)
+        var values: [DBusValue] = []
+        while dbus_message_iter_get_arg_type(&sub) != TypeCode.invalid {
+            values.append(try read(&sub))
+            dbus_message_iter_next(&sub)
+        }
+        return values
+    }
+
+    private static func array(_ iter: inout DBusMessageIter) throws -> DBusValue {
+        let full = signature(&iter)  // "a…": the element type is known even when the array is empty
+        let element = String(full.dropFirst())
+        guard dbus_message_iter_get_element_type(&iter) == TypeCode.dictEntry else {
+            return .array(element: Signature(trusted: element), try elements(&iter))
+        }
+        let inner = element.dropFirst().dropLast()  // "{kv}" → "kv", the key is one basic type code
+        let key = Signature(trusted: String(inner.prefix(1)))
+        let value = Signature(trusted: String(inner.dropFirst()))
+        let entries = try elements(&iter).map { entry -> (key: DBusValue, value: DBusValue) in
+            guard case .structure(let pair) = entry else { preconditionFailure("dict entry read as \(entry)") }
+            return (key: pair[0], value: pair[1])
+        }
+        return .dictionary(key: key, value: value, entries)
+    }
+
+    private static func signature(_ iter: inout DBusMessageIter) -> String {
+        guard let raw = dbus_message_iter_get_signature(&iter) else { return "" }
+        defer { dbus_free(raw) }
+        return String(cString: raw)
+    }
+}

@@ -1,0 +1,87 @@
+import CDBus
+
+/// A validated D-Bus object path (`dbus_validate_path`): appending an invalid one makes libdbus abort.
+public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    /// Throws `InvalidArgs` for anything that is not an object path.
+    public init(_ path: String) throws {
+        guard Names.isValid(path, dbus_validate_path) else {
+            throw DBusError.invalidArgs("'\(path)' is not a valid object path")
+        }
+        rawValue = path
+    }
+
+    /// For literals in code only: an invalid literal is a programming error.
+    public init(stringLiteral path: String) {
+        guard let valid = try? ObjectPath(path) else { preconditionFailure("invalid object path literal \(path)") }
+        self = valid
+    }
+
+    /// For paths libdbus already validated (incoming messages).
+    init(trusted path: String) { rawValue = path }
+
+    public var description: String { rawValue }
+    public static let root = ObjectPath(trusted: "/")
+}
+
+/// A validated D-Bus type signature (`dbus_signature_validate`): zero or more complete types.
+public struct Signature: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    public init(_ signature: String) throws {
+        guard Names.isValid(signature, dbus_signature_validate) else {
+            throw DBusError.invalidArgs("'\(signature)' is not a valid D-Bus signature")
+        }
+        rawValue = signature
+    }
+
+    public init(stringLiteral signature: String) {
+        guard let valid = try? Signature(signature) else { preconditionFailure("invalid signature literal \(signature)") }
+        self = valid
+    }
+
+    init(trusted signature: String) { rawValue = signature }
+
+    /// Whether this is exactly one complete type (`dbus_signature_validate_single`), as variants need.
+    public var isSingleCompleteType: Bool { Names.isValid(rawValue, dbus_signature_validate_single) }
+
+    public var description: String { rawValue }
+}
+
+/// Checks of names before they reach libdbus, whose `_dbus_return_if_fail` checks abort the process.
+enum Names {
+    typealias Validator = (UnsafePointer<CChar>?, UnsafeMutablePointer<CDBus.DBusError>?) -> dbus_bool_t
+
+    /// A NUL inside a Swift string would silently truncate the C string, so it is refused first.
+    static func isValid(_ text: String, _ validate: Validator) -> Bool {
+        !text.utf8.contains(0) && validate(text, nil) != 0
+    }
+
+    static func checkInterface(_ name: String) throws {
+        guard isValid(name, dbus_validate_interface) else {
+            throw DBusError.invalidArgs("'\(name)' is not a valid interface name")
+        }
+    }
+
+    static func checkMember(_ name: String) throws {
+        guard isValid(name, dbus_validate_member) else {
+            throw DBusError.invalidArgs("'\(name)' is not a valid member name")
+        }
+    }
+
+    static func checkBusName(_ name: String) throws {
+        guard isValid(name, dbus_validate_bus_name) else {
+            throw DBusError.invalidArgs("'\(name)' is not a valid bus name")
+        }
+    }
+
+    static func isValidErrorName(_ name: String) -> Bool { isValid(name, dbus_validate_error_name) }
+
+    /// Strings in message bodies: valid UTF-8 as libdbus defines it, and no NUL.
+    static func checkString(_ text: String) throws {
+        guard isValid(text, dbus_validate_utf8) else {
+            throw DBusError.invalidArgs("string is not valid D-Bus UTF-8 or contains NUL")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// Routes incoming method calls to exported objects and answers the standard interfaces from their
+/// descriptions. Every failure is a named D-Bus error reply; nothing here can make libdbus abort, because
+/// arguments are compared by signature before they are used.
+final class ObjectTree {
+    private var objects: [ObjectPath: ExportedObject] = [:]
+
+    func add(_ object: ExportedObject) { objects[object.path] = object }
+    func remove(_ path: ObjectPath) { objects[path] = nil }
+
+    /// The reply to a method call (a return or an error).
+    func handle(_ message: Message) -> Message {
+        do {
+            return try message.methodReturn(try route(message))
+        } catch let error as DBusError {
+            return message.errorReply(error)
+        } catch {
+            return message.errorReply(.failed("\(error)"))
+        }
+    }
+
+    private func route(_ message: Message) throws -> [DBusValue] {
+        let path = ObjectPath(trusted: message.path ?? "/")
+        let member = message.member ?? ""
+        let object = objects[path]
+        switch message.interface {
+        case StandardInterface.introspectable?:
+            guard member == "Introspect" else { throw DBusError.unknownMethod("No method \(member) in Introspectable") }
+            try expect(message, "", for: "Introspect")
+            return [.string(try introspect(path))]
+        case StandardInterface.properties?:
+            guard let object else { throw DBusError.unknownObject("No object at path \(path)") }
+            return try PropertiesInterface(object: object).handle(member, message)
+        default:
+            guard let object else { throw DBusError.unknownObject("No object at path \(path)") }
+            let method = try find(member, interface: message.interface, in: object)
+            try expect(message, method.inputSignature, for: member)
+            let call = MethodCall(path: path, interface: message.interface, member: member,
+                                  sender: message.sender, arguments: try message.arguments())
+            let outputs = try method.handler(call)
+            guard outputs.signature == method.outputSignature else {
+                throw DBusError.failed("\(member) produced '\(outputs.signature)' instead of '\(method.outputSignature)'")
+            }
+            return outputs
+        }
+    }
+
+    private func find(_ member: String, interface: String?, in object: ExportedObject) throws
+        -> InterfaceDescription.Method {
+        let candidates: [InterfaceDescription]
+        if let interface {
+            guard let found = object.interface(named: interface) else {
+                throw DBusError.unknownInterface("No interface \(interface) at \(object.path)")
+            }
+            candidates = [found]
+        } else {
+            candidates = object.interfaces
+        }
+        for description in candidates {
+            if let method = description.methods.first(where: { $0.name == member }) { return method }
+        }
+        throw DBusError.unknownMethod("No method \(member) in \(interface ?? "any interface") at \(object.path)")
+    }
+
+    private func introspect(_ path: ObjectPath) throws -> String {
+        let children = childNames(of: path)
+        let object = objects[path]
+        guard object != nil || !children.isEmpty || path == .root else {
+            throw DBusError.unknownObject("No object at path \(path)")
+        }
+        return Introspection.xml(for: object, children: children)
+    }
+
+    /// First path elements of exported objects below `path`, for `<node name="…"/>` entries.
+    private func childNames(of path: ObjectPath) -> [String] {
+        let prefix = path == .root ? "/" : path.rawValue + "/"
+        let names = objects.keys.compactMap { key -> String? in
+            guard key.rawValue.hasPrefix(prefix), key.rawValue != path.rawValue else { return nil }
+            return key.rawValue.dropFirst(prefix.count).split(separator: "/").first.map(String.init)
+        }
+        return Set(names).sorted()
+    }
+}
+
+/// Answers `InvalidArgs` naming the expected signature when an incoming call carries another one.
+func expect(_ message: Message, _ signature: Signature, for member: String) throws {
+    let actual = message.signature
+    guard actual == signature else {
+        throw DBusError.invalidArgs("\(member) expects signature '\(signature)', got '\(actual)'")
+    }
+}

@@ -1,0 +1,182 @@
+/// Any D-Bus value, with enough type information to marshal it even when a container is empty.
+/// Unix file descriptors (`h`) are not supported: Quaver never passes descriptors over the bus.
+public enum DBusValue: Equatable, Sendable {
+    case byte(UInt8)
+    case boolean(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(ObjectPath)
+    case signature(Signature)
+    /// `a<element>`; every element must have the signature `element`.
+    case array(element: Signature, [DBusValue])
+    /// `a{<key><value>}` with entries in wire order; `key` must be a basic type.
+    case dictionary(key: Signature, value: Signature, [(key: DBusValue, value: DBusValue)])
+    /// `(...)`, at least one field.
+    case structure([DBusValue])
+    indirect case variant(DBusValue)
+
+    /// The single complete type of this value.
+    public var signature: Signature { Signature(trusted: signatureText) }
+
+    var signatureText: String {
+        switch self {
+        case .byte: return "y"
+        case .boolean: return "b"
+        case .int16: return "n"
+        case .uint16: return "q"
+        case .int32: return "i"
+        case .uint32: return "u"
+        case .int64: return "x"
+        case .uint64: return "t"
+        case .double: return "d"
+        case .string: return "s"
+        case .objectPath: return "o"
+        case .signature: return "g"
+        case .array(let element, _): return "a" + element.rawValue
+        case .dictionary(let key, let value, _): return "a{" + key.rawValue + value.rawValue + "}"
+        case .structure(let fields): return "(" + fields.map(\.signatureText).joined() + ")"
+        case .variant: return "v"
+        }
+    }
+
+    public static func == (lhs: DBusValue, rhs: DBusValue) -> Bool {
+        switch (lhs, rhs) {
+        case let (.byte(a), .byte(b)): return a == b
+        case let (.boolean(a), .boolean(b)): return a == b
+        case let (.int16(a), .int16(b)): return a == b
+        case let (.uint16(a), .uint16(b)): return a == b
+        case let (.int32(a), .int32(b)): return a == b
+        case let (.uint32(a), .uint32(b)): return a == b
+        case let (.int64(a), .int64(b)): return a == b
+        case let (.uint64(a), .uint64(b)): return a == b
+        case let (.double(a), .double(b)): return a == b || (a.isNaN && b.isNaN)
+        case let (.string(a), .string(b)): return a == b
+        case let (.objectPath(a), .objectPath(b)): return a == b
+        case let (.signature(a), .signature(b)): return a == b
+        case let (.array(ea, a), .array(eb, b)): return ea == eb && a == b
+        case let (.dictionary(ka, va, a), .dictionary(kb, vb, b)):
+            return ka == kb && va == vb && a.count == b.count
+                && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        case let (.structure(a), .structure(b)): return a == b
+        case let (.variant(a), .variant(b)): return a == b
+        default: return false
+        }
+    }
+}
+
+// MARK: - Constructors for common shapes
+
+extension DBusValue {
+    /// `as`
+    public static func stringArray(_ strings: [String]) -> DBusValue {
+        .array(element: "s", strings.map { .string($0) })
+    }
+
+    /// `ao`
+    public static func objectPathArray(_ paths: [ObjectPath]) -> DBusValue {
+        .array(element: "o", paths.map { .objectPath($0) })
+    }
+
+    /// `a{sv}`, entries sorted by key so messages are reproducible.
+    public static func variantDictionary(_ entries: [String: DBusValue]) -> DBusValue {
+        .dictionary(key: "s", value: "v", entries.sorted { $0.key < $1.key }
+            .map { (key: .string($0.key), value: .variant($0.value)) })
+    }
+}
+
+// MARK: - Accessors (nil when the value has another type)
+
+extension DBusValue {
+    /// The value inside any number of variant wrappers.
+    public var unwrapped: DBusValue {
+        if case .variant(let inner) = self { return inner.unwrapped }
+        return self
+    }
+
+    public var stringValue: String? {
+        switch unwrapped {
+        case .string(let s): return s
+        case .objectPath(let p): return p.rawValue
+        case .signature(let s): return s.rawValue
+        default: return nil
+        }
+    }
+
+    public var objectPathValue: ObjectPath? {
+        if case .objectPath(let p) = unwrapped { return p }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .boolean(let b) = unwrapped { return b }
+        return nil
+    }
+
+    /// Any integer type that fits in Int64.
+    public var int64Value: Int64? {
+        switch unwrapped {
+        case .byte(let v): return Int64(v)
+        case .int16(let v): return Int64(v)
+        case .uint16(let v): return Int64(v)
+        case .int32(let v): return Int64(v)
+        case .uint32(let v): return Int64(v)
+        case .int64(let v): return v
+        case .uint64(let v): return Int64(exactly: v)
+        default: return nil
+        }
+    }
+
+    /// `d`, or any integer converted.
+    public var doubleValue: Double? {
+        if case .double(let d) = unwrapped { return d }
+        return int64Value.map(Double.init)
+    }
+
+    /// Elements of an array, or fields of a structure.
+    public var arrayValue: [DBusValue]? {
+        switch unwrapped {
+        case .array(_, let elements): return elements
+        case .structure(let fields): return fields
+        default: return nil
+        }
+    }
+
+    /// `as` (or `ao`) as Swift strings.
+    public var stringArrayValue: [String]? {
+        guard let elements = arrayValue else { return nil }
+        let strings = elements.compactMap(\.stringValue)
+        return strings.count == elements.count ? strings : nil
+    }
+
+    /// A dictionary with string keys (`a{sv}`, `a{ss}`…); variant values stay wrapped.
+    public var dictionaryValue: [String: DBusValue]? {
+        guard case .dictionary(_, _, let entries) = unwrapped else { return nil }
+        var result: [String: DBusValue] = [:]
+        for entry in entries {
+            guard let key = entry.key.stringValue else { return nil }
+            result[key] = entry.value
+        }
+        return result
+    }
+}
+
+extension Array where Element == DBusValue {
+    /// The concatenated signature of a message body.
+    public var signature: Signature { Signature(trusted: map(\.signatureText).joined()) }
+
+    /// Returns the values if their signature is `expected`, else throws `InvalidArgs` naming both.
+    /// Use on replies before picking them apart: a peer may answer anything.
+    public func checked(_ expected: Signature) throws -> [DBusValue] {
+        let actual = signature
+        guard actual == expected else {
+            throw DBusError.invalidArgs("expected signature '\(expected)', got '\(actual)'")
+        }
+        return self
+    }
+}
