@@ -57,6 +57,7 @@ final class PropertiesBatcher {
         flushPosted = false
         for work in beforeFlush { work() }
         let interfaces = order.filter { dirty.contains($0) || invalidated[$0] != nil }
+            + invalidated.keys.filter { !order.contains($0) }.sorted()
         for interface in interfaces {
             let changed = takeChanges(of: interface)
             let gone = invalidated.removeValue(forKey: interface).map { $0.sorted() } ?? []
