@@ -5,7 +5,8 @@ struct QuaverBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quaver-bench",
         abstract: "Measure Quaver against its floors.",
-        subcommands: [DBusRoundTrip.self, DBusBenchService.self, EnginePlayback.self, EnginePlaybackChild.self])
+        subcommands: [DBusRoundTrip.self, DBusBenchService.self, EnginePlayback.self, EnginePlaybackChild.self,
+                      MPRISLatency.self, MPRISHammer.self])
 }
 
 QuaverBench.main()
