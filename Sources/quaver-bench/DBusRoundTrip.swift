@@ -102,7 +102,7 @@ struct DBusBenchService: ParsableCommand {
 }
 
 /// A child process of the benchmark, stopped by PID.
-private final class BenchProcess {
+final class BenchProcess {
     private let process = Process()
     private let output = Pipe()
 

@@ -20,6 +20,8 @@ struct QuaverBench: ParsableCommand {
             DBusBenchService.self,
             EnginePlayback.self,
             EnginePlaybackChild.self,
+            MPRISLatency.self,
+            MPRISHammer.self,
         ])
 }
 

@@ -1,0 +1,79 @@
+import Foundation
+import DBus
+import PlayerCore
+
+/// MPRIS `mpris:trackid` values: `/org/quaver/Track/<n>` from the queue entry's `TrackID`, so a path is new for
+/// every entry and stable while it is queued. Never under `/org/mpris/`, which the spec reserves (MPRIS.md rule 5).
+enum TrackPath {
+    static let prefix = "/org/quaver/Track/"
+    /// The spec's "no track" marker: AddTrack after it inserts at the start.
+    static let noTrack: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+
+    static func path(of id: TrackID) -> ObjectPath {
+        // Digits after a fixed valid prefix always make a valid path.
+        ObjectPath(stringLiteral: prefix + String(id.rawValue))
+    }
+
+    /// The id a path names, or nil for anything that is not one of ours (a stale or foreign client value).
+    static func id(of path: ObjectPath) -> TrackID? {
+        guard path.rawValue.hasPrefix(prefix) else { return nil }
+        return UInt64(path.rawValue.dropFirst(prefix.count)).map(TrackID.init)
+    }
+}
+
+/// The MPRIS Metadata map of a track (MPRIS.md rule 11 gives the types), with the artwork URL looked up
+/// once per track and cover image rather than on every `Get`.
+final class MetadataMap {
+    private let artwork: ArtworkCache
+    private var artURLs: [TrackID: (cover: CoverImage?, url: String?)] = [:]
+
+    init(artwork: ArtworkCache) {
+        self.artwork = artwork
+    }
+
+    func metadata(of track: Track) -> [String: DBusValue] {
+        let tags = track.tags
+        var entries: [String: DBusValue] = [
+            "mpris:trackid": .objectPath(TrackPath.path(of: track.id)),
+            "xesam:title": .string(clean(track.title)),
+            "xesam:url": .string(clean(track.uri)),
+        ]
+        if let length = track.duration { entries["mpris:length"] = .int64(length.microseconds) }
+        if let url = artURL(of: track) { entries["mpris:artUrl"] = .string(clean(url)) }
+        if let album = tags.album { entries["xesam:album"] = .string(clean(album)) }
+        if let number = tags.trackNumber { entries["xesam:trackNumber"] = .int32(Int32(clamping: number)) }
+        if let number = tags.discNumber { entries["xesam:discNumber"] = .int32(Int32(clamping: number)) }
+        for (key, list) in [("xesam:artist", tags.artists), ("xesam:albumArtist", tags.albumArtists),
+                            ("xesam:genre", tags.genres), ("xesam:composer", tags.composers)] where !list.isEmpty {
+            entries[key] = .stringArray(list.map(clean))
+        }
+        return entries
+    }
+
+    /// Forgets a track that left the queue.
+    func forget(_ id: TrackID) { artURLs[id] = nil }
+
+    private func artURL(of track: Track) -> String? {
+        let cover = track.tags.coverImage
+        if let known = artURLs[track.id], known.cover == cover { return known.url }
+        let url = artwork.artURL(trackURI: track.uri, embedded: cover)
+        artURLs[track.id] = (cover, url)
+        return url
+    }
+
+    /// Tag text may hold NUL, which a D-Bus string cannot carry (the whole reply would be refused).
+    private func clean(_ text: String) -> String {
+        text.contains("\0") ? text.replacingOccurrences(of: "\0", with: "") : text
+    }
+}
+
+extension Duration {
+    /// Signed 64-bit microseconds, as every MPRIS time is (rule 3); saturates instead of trapping.
+    var microseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000_000).overflow
+            ? .max : whole + attoseconds / 1_000_000_000_000
+    }
+}
