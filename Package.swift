@@ -28,6 +28,8 @@ let package = Package(
                        providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
+                       providers: [.apt(["libpulse-dev"])]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
@@ -39,6 +41,10 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop"], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
+
+        .target(name: "DesktopEvents",
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "CPulse", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
@@ -63,6 +69,10 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
+                    swiftSettings: v5),
+        .testTarget(name: "DesktopEventsTests",
+                    dependencies: ["DesktopEvents", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop", "TestSupport",
+                                   .product(name: "Logging", package: "swift-log")],
                     swiftSettings: v5),
     ]
 )
