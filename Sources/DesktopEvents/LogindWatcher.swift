@@ -102,8 +102,10 @@ public final class LogindWatcher: PlayerObserver {
     }
 
     private func updateLock() {
-        let wanted = available && SleepDecision.wantsLock(status: playback.player.status, sleeping: sleeping,
-                                                          policies: policies)
+        // Between PrepareForSleep(true) and (false) the sleep steps own the lock: our own pause must not
+        // release it before the state is saved.
+        guard !sleeping else { return }
+        let wanted = available && SleepDecision.wantsLock(status: playback.player.status, policies: policies)
         if !wanted { return releaseLock() }
         guard lock == nil, !requestingLock else { return }
         requestingLock = true

@@ -19,8 +19,8 @@ enum SleepDecision {
         return policies.resumeAfterWake ? .resume : .stayPaused
     }
 
-    /// A lock is held only while playing, and never while the machine is going to sleep.
-    static func wantsLock(status: PlaybackStatus, sleeping: Bool, policies: DesktopPolicies) -> Bool {
-        policies.pauseOnSuspend && status == .playing && !sleeping
+    /// A lock is held only while playing (the sleep steps decide while the machine is going to sleep).
+    static func wantsLock(status: PlaybackStatus, policies: DesktopPolicies) -> Bool {
+        policies.pauseOnSuspend && status == .playing
     }
 }

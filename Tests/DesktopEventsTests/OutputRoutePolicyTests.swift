@@ -100,14 +100,13 @@ final class DecisionTests: XCTestCase {
         XCTAssertEqual(SleepDecision.beforeSleep(playing: true, policies: policies), [.releaseLock])
     }
 
-    func testLockOnlyWhilePlayingAndAwake() {
+    func testLockOnlyWhilePlaying() {
         let policies = DesktopPolicies()
-        XCTAssertTrue(SleepDecision.wantsLock(status: .playing, sleeping: false, policies: policies))
-        XCTAssertFalse(SleepDecision.wantsLock(status: .paused, sleeping: false, policies: policies))
-        XCTAssertFalse(SleepDecision.wantsLock(status: .playing, sleeping: true, policies: policies))
+        XCTAssertTrue(SleepDecision.wantsLock(status: .playing, policies: policies))
+        XCTAssertFalse(SleepDecision.wantsLock(status: .paused, policies: policies))
         var off = policies
         off.pauseOnSuspend = false
-        XCTAssertFalse(SleepDecision.wantsLock(status: .playing, sleeping: false, policies: off))
+        XCTAssertFalse(SleepDecision.wantsLock(status: .playing, policies: off))
     }
 
     func testOtherPlayerPolicy() {
