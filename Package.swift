@@ -29,6 +29,8 @@ let package = Package(
                        providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
+                       providers: [.apt(["libpulse-dev"])]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
@@ -48,6 +50,9 @@ let package = Package(
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", .product(name: "TOMLKit", package: "TOMLKit")],
+                swiftSettings: v5),
+        .target(name: "DesktopEvents",
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "CPulse", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
@@ -81,5 +86,9 @@ let package = Package(
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "DesktopEventsTests",
+                    dependencies: ["DesktopEvents", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop", "TestSupport",
+                                   .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: v5),
     ]
 )

@@ -53,6 +53,7 @@ enum ValueCheck {
             guard !fields.isEmpty else { throw DBusError.invalidArgs("empty structures are not allowed") }
             for field in fields { try check(field) }
         case .variant(let inner): try check(inner)
+        case .unixFD: throw DBusError.notSupported("sending unix file descriptors is not supported")
         default: break
         }
     }
@@ -106,6 +107,8 @@ enum ValueWriter {
             }
         case .variant(let inner):
             try container(TypeCode.variant, inner.signatureText, &iter) { sub in try append(inner, to: &sub) }
+        case .unixFD:
+            preconditionFailure("ValueCheck rejects unix file descriptors before anything is appended")
         }
     }
 
@@ -168,8 +171,8 @@ enum ValueReader {
         case TypeCode.structure, TypeCode.dictEntry: return .structure(try elements(&iter))
         case TypeCode.variant: return .variant(try elements(&iter)[0])
         case TypeCode.unixFD:
-            close(basic(&iter, Int32(-1)))  // libdbus hands us a duplicate we would otherwise leak
-            throw DBusError.notSupported("unix file descriptors are not supported")
+            // libdbus hands us a duplicate (dbus_message_iter_get_basic with 'h'): it is ours to close.
+            return .unixFD(ReceivedFileDescriptor(owning: basic(&iter, Int32(-1))))
         default:
             throw DBusError.invalidArgs("unexpected type code \(type)")
         }

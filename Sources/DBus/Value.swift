@@ -1,5 +1,5 @@
 /// Any D-Bus value, with enough type information to marshal it even when a container is empty.
-/// Unix file descriptors (`h`) are not supported: Quaver never passes descriptors over the bus.
+/// Unix file descriptors (`h`) can be received (logind's inhibitor locks), not sent.
 public enum DBusValue: Equatable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
@@ -20,6 +20,8 @@ public enum DBusValue: Equatable, Sendable {
     /// `(...)`, at least one field.
     case structure([DBusValue])
     indirect case variant(DBusValue)
+    /// `h`, as received: the descriptor is ours to close. Appending one throws `NotSupported`.
+    case unixFD(ReceivedFileDescriptor)
 
     /// The single complete type of this value.
     public var signature: Signature { Signature(trusted: signatureText) }
@@ -42,6 +44,7 @@ public enum DBusValue: Equatable, Sendable {
         case .dictionary(let key, let value, _): return "a{" + key.rawValue + value.rawValue + "}"
         case .structure(let fields): return "(" + fields.map(\.signatureText).joined() + ")"
         case .variant: return "v"
+        case .unixFD: return "h"
         }
     }
 
@@ -65,6 +68,7 @@ public enum DBusValue: Equatable, Sendable {
                 && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         case let (.structure(a), .structure(b)): return a == b
         case let (.variant(a), .variant(b)): return a == b
+        case let (.unixFD(a), .unixFD(b)): return a === b
         default: return false
         }
     }
@@ -110,6 +114,11 @@ extension DBusValue {
 
     public var objectPathValue: ObjectPath? {
         if case .objectPath(let p) = unwrapped { return p }
+        return nil
+    }
+
+    public var fileDescriptorValue: ReceivedFileDescriptor? {
+        if case .unixFD(let fd) = unwrapped { return fd }
         return nil
     }
 

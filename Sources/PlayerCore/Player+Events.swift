@@ -15,7 +15,7 @@ extension Player: AudioEngineDelegate {
         case .seekCompleted(let position): seekCompleted(at: position)
         case .endOfStream(let id): if id == loaded { finishedTrack(); advance(repeatingTrack: true) }
         case .failed(let id, let error): failed(id, error)
-        case .interruption(let began): interruption(began: began)
+        case .interruption(let began): if began { beginInterruption() } else { endInterruption() }
         }
     }
 
@@ -103,20 +103,5 @@ extension Player: AudioEngineDelegate {
         bufferingPercent = percent
         guard status == .playing, wasStarved != (percent < 100) else { return }
         if percent < 100 { engine.pause() } else { engine.play() }
-    }
-
-    /// Only what an interruption paused is resumed when it ends (PLATFORM.md, "Sound server").
-    private func interruption(began: Bool) {
-        if began {
-            guard status == .playing else { return }
-            status = .paused
-            pausedByInterruption = true
-            engine.pause()
-        } else if pausedByInterruption {
-            pausedByInterruption = false
-            guard status == .paused, let current = currentTrackID, loaded == current else { return }
-            status = .playing
-            resumeEngine()
-        }
     }
 }

@@ -41,6 +41,7 @@ extension Player {
 
     func seekEngine(to position: Duration) {
         guard let track = currentTrack else { return }
+        pausedByInterruption = false  // every seek is the user's: the interruption's end must not resume
         pendingSeeks += 1
         seekTarget = position
         // Accurate seeks hang on slow network streams (PLATFORM.md, "Network"); key units suffice there.

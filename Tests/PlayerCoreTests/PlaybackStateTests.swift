@@ -149,4 +149,32 @@ final class PlaybackStateTests: PlayerTestCase {
         engine.emit(.interruption(began: false))
         XCTAssertEqual(player.status, .paused)
     }
+
+    func testSeekDuringInterruptionIsTheUserActing() {
+        startPlaying(2)
+        XCTAssertTrue(player.beginInterruption())
+        XCTAssertTrue(player.isPausedByInterruption)
+        player.seek(by: .seconds(5))
+        XCTAssertFalse(player.isPausedByInterruption)
+        XCTAssertFalse(player.endInterruption())
+        XCTAssertEqual(player.status, .paused)
+    }
+
+    func testTrackChangeDuringInterruptionIsTheUserActing() {
+        startPlaying(2)
+        player.beginInterruption()
+        player.next()
+        XCTAssertFalse(player.endInterruption())
+        XCTAssertEqual(player.status, .paused)
+    }
+
+    func testInterruptionWhilePausedOrStoppedDoesNothing() {
+        startPlaying(2)
+        player.pause()
+        XCTAssertFalse(player.beginInterruption())
+        player.stop()
+        XCTAssertFalse(player.beginInterruption())
+        XCTAssertFalse(player.endInterruption())
+        XCTAssertEqual(player.status, .stopped)
+    }
 }

@@ -1,0 +1,46 @@
+import Logging
+import PlayerCore
+
+/// Pauses and resumes the player on the desktop's behalf, logging each one with its reason.
+/// The change reaches PlaybackStatus (and so MPRIS) through the Player like any other.
+public final class AutomaticPlayback {
+    let player: Player
+    let log: Logger
+
+    public init(player: Player, log: Logger) {
+        self.player = player
+        self.log = log
+    }
+
+    /// A pause whose end may resume (a cork, sleep): the Player remembers it until the user acts.
+    @discardableResult
+    func interrupt(_ reason: AutomaticReason) -> Bool {
+        guard player.beginInterruption() else { return false }
+        log.notice("paused: \(reason)")
+        return true
+    }
+
+    /// Resumes only what an interruption paused, if the user did nothing since.
+    @discardableResult
+    func resume(_ reason: AutomaticReason) -> Bool {
+        guard player.endInterruption() else { return false }
+        log.notice("resumed: \(reason)")
+        return true
+    }
+
+    /// Forgets a pending interruption without resuming (its end must not play).
+    func forgetInterruption(_ reason: AutomaticReason) {
+        guard player.isPausedByInterruption else { return }
+        player.pause()  // already paused: this only marks it as final, like a user's pause
+        log.info("staying paused: \(reason)")
+    }
+
+    /// A pause nothing undoes (an output removed, another player started): like the user's own.
+    @discardableResult
+    func pause(_ reason: AutomaticReason) -> Bool {
+        guard player.status == .playing else { return false }
+        player.pause()
+        log.notice("paused: \(reason)")
+        return true
+    }
+}

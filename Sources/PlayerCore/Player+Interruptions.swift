@@ -1,0 +1,37 @@
+// Pauses the desktop asks for: the sound server corking music for a phone call, the machine going to
+// sleep. Only what an interruption paused is resumed, and only if the user did nothing since
+// (PLATFORM.md, "Sound server": pulsesink asks to play again even when the user had paused).
+extension Player {
+    /// Pauses because the desktop needs it. Returns whether it paused (false when not playing).
+    /// The pause can be undone by `endInterruption()` until the user acts (any command, a seek).
+    @discardableResult
+    public func beginInterruption() -> Bool {
+        var paused = false
+        changing {
+            guard status == .playing else { return }
+            status = .paused
+            pausedByInterruption = true
+            engine.pause()
+            paused = true
+        }
+        return paused
+    }
+
+    /// Plays again if an interruption paused us and the user did nothing since. Returns whether it resumed.
+    @discardableResult
+    public func endInterruption() -> Bool {
+        var resumed = false
+        changing {
+            guard pausedByInterruption else { return }
+            pausedByInterruption = false
+            guard status == .paused, let current = currentTrackID, loaded == current else { return }
+            status = .playing
+            resumeEngine()
+            resumed = true
+        }
+        return resumed
+    }
+
+    /// Whether an interruption paused us and the user has not acted since.
+    public var isPausedByInterruption: Bool { pausedByInterruption }
+}

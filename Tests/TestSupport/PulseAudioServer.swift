@@ -1,0 +1,112 @@
+import Foundation
+import Glibc
+
+/// A headless PulseAudio for tests (PLATFORM.md, "Sound server"): its own runtime and home folders,
+/// a null sink `a` as default, module-role-cork. Stopped by PID when released. `PULSE_SERVER` is set in
+/// this process (pulsesink and libpulse read it) and in `environment` for pactl and paplay.
+public final class PulseAudioServer {
+    public let directory: TemporaryDirectory
+    public let server: String
+    private let daemon: ChildProcess
+
+    public init() throws {
+        directory = try TemporaryDirectory(prefix: "quaver-pulse")
+        let runtime = directory.url.appendingPathComponent("run"), home = directory.url.appendingPathComponent("home")
+        for folder in [runtime, home] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let socket = directory.path + "/native"
+        server = "unix:" + socket
+        let script = directory.url.appendingPathComponent("test.pa")
+        try """
+        load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)
+        load-module module-null-sink sink_name=a
+        load-module module-role-cork
+        set-default-sink a
+        """.write(to: script, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        environment["HOME"] = home.path
+        daemon = try ChildProcess("pulseaudio", ["-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr",
+                                                 "-F", script.path],
+                                  environment: environment, logDirectory: directory.url, name: "pulseaudio")
+        setenv("PULSE_SERVER", server, 1)
+        let ready = eventually(timeout: 20) { (try? self.pactl(["info"]))?.status == 0 || !self.daemon.isRunning }
+        guard ready, daemon.isRunning else {
+            let info = try? pactl(["info"])
+            throw TestHarnessError("pulseaudio did not start (pactl: \(String(describing: info))): \(daemon.standardError)")
+        }
+        usleep(1_300_000)  // its null sink runs slow for the first ~1.2 s (PLATFORM.md)
+    }
+
+    /// The test environment pointed at this server, for pactl and paplay.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = server
+        return environment
+    }
+
+    /// Runs pactl to completion.
+    @discardableResult
+    public func pactl(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+        try SpawnedTool(["pactl"] + arguments, environment: environment, output: directory.path + "/pactl.out").finish()
+    }
+
+    /// Starts `paplay` with `arguments` (a file and properties); it ends when the file has played.
+    public func paplay(_ arguments: [String]) throws -> SpawnedTool {
+        try SpawnedTool(["paplay"] + arguments, environment: environment, output: directory.path + "/paplay.out")
+    }
+
+    public func stop() { daemon.stop() }
+
+    deinit {
+        daemon.stop()
+        unsetenv("PULSE_SERVER")
+    }
+}
+
+/// A short-lived tool (pactl, paplay, sox) run with posix_spawn and reaped with waitpid. Foundation's
+/// Process did not see these exit once pulseaudio ran as a child of the test (they stayed zombies while
+/// the test thread waited), so these do not depend on it.
+public final class SpawnedTool {
+    public let pid: pid_t
+    private let output: String
+    private var status: Int32?
+
+    public init(_ command: [String], environment: [String: String], output: String) throws {
+        self.output = output
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawnp(&pid, command[0], &actions, nil, argv, envp) == 0 else {
+            throw TestHarnessError("cannot run \(command[0])")
+        }
+        self.pid = pid
+    }
+
+    public var isRunning: Bool { reap(WNOHANG) == nil }
+
+    /// Waits for the exit; returns the exit status and what the tool printed.
+    public func finish() -> (status: Int32, stdout: String) {
+        let status = reap(0) ?? -1
+        return (status, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    }
+
+    private func reap(_ options: Int32) -> Int32? {
+        if let status { return status }
+        var raw: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(pid, &raw, options) } while result == -1 && errno == EINTR
+        guard result == pid else { return nil }
+        status = (raw >> 8) & 0xff
+        return status
+    }
+
+    deinit {
+        if isRunning { kill(pid, SIGTERM); _ = finish() }
+    }
+}
