@@ -20,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1",
@@ -39,6 +40,14 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop"], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
+
+        // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
+        .target(name: "BaseDirectories", swiftSettings: v5),
+        .target(name: "Playlists", swiftSettings: v5),
+        .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
+        .target(name: "Configuration",
+                dependencies: ["BaseDirectories", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
@@ -64,5 +73,10 @@ let package = Package(
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
+        .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],
+                    swiftSettings: v5),
+        .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"], swiftSettings: v5),
     ]
 )

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The XDG base directories Quaver uses, resolved as the XDG Base Directory Specification says:
+/// `$XDG_CONFIG_HOME` (or `~/.config`), `$XDG_STATE_HOME` (or `~/.local/state`), `$XDG_CACHE_HOME` (or `~/.cache`).
+/// The spec says a relative value "is invalid and should be ignored", so only absolute values count.
+public enum BaseDirectory: Sendable {
+    case config
+    case state
+    case cache
+
+    /// Quaver's own folder inside this base directory, e.g. `~/.local/state/quaver`.
+    /// Throws when neither the XDG variable nor `HOME` gives an absolute path.
+    public func quaverFolder(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        try url(environment: environment).appendingPathComponent("quaver", isDirectory: true)
+    }
+
+    /// The base directory itself.
+    public func url(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        if let value = environment[variable], value.hasPrefix("/") {
+            return URL(fileURLWithPath: value, isDirectory: true)
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw BaseDirectoryError(description: "neither \(variable) nor HOME is set to an absolute path")
+        }
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(fallback, isDirectory: true)
+    }
+
+    private var variable: String {
+        switch self {
+        case .config: return "XDG_CONFIG_HOME"
+        case .state: return "XDG_STATE_HOME"
+        case .cache: return "XDG_CACHE_HOME"
+        }
+    }
+
+    private var fallback: String {
+        switch self {
+        case .config: return ".config"
+        case .state: return ".local/state"
+        case .cache: return ".cache"
+        }
+    }
+}
+
+public struct BaseDirectoryError: Error, Equatable, CustomStringConvertible {
+    public let description: String
+}

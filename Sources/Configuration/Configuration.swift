@@ -1,0 +1,83 @@
+/// The user's settings from `config.toml`. Every field has a default, so a missing file or key means
+/// "as shipped"; `config.example.toml` at the repository root lists the same defaults (a test keeps them equal).
+public struct Configuration: Equatable, Sendable {
+    public var audio = Audio()
+    public var library = Library()
+    public var playback = Playback()
+    public var interruptions = Interruptions()
+    public var network = Network()
+    public var log = Log()
+
+    public init() {}
+
+    /// `[audio]`
+    public struct Audio: Equatable, Sendable {
+        /// `output`: a GStreamer sink description for playbin's `audio-sink`, e.g. `pulsesink` or
+        /// `pulsesink device=alsa_output.usb`. Not empty.
+        public var output = "pulsesink"
+        /// `volume-step`: percentage points one "volume up/down" changes, 1…100.
+        public var volumeStep = 5
+    }
+
+    /// `[library]`
+    public struct Library: Equatable, Sendable {
+        /// `music-folder`: where relative `quaver play` arguments and the default folder point; `~/` means home.
+        public var musicFolder = "~/Music"
+
+        /// `musicFolder` with a leading `~` replaced by `home`.
+        public func musicFolderPath(home: String) -> String {
+            if musicFolder == "~" { return home }
+            guard musicFolder.hasPrefix("~/") else { return musicFolder }
+            return home + musicFolder.dropFirst()
+        }
+    }
+
+    /// `[playback]`
+    public struct Playback: Equatable, Sendable {
+        /// `resume-on-start`: restore the saved queue and position when the daemon starts.
+        public var resumeOnStart = true
+        /// `resume-paused`: after restoring, wait paused instead of playing.
+        public var resumePaused = true
+        /// `gapless`: queue the next track ahead (playbin `about-to-finish`) so tracks join without a gap.
+        public var gapless = true
+    }
+
+    /// `[interruptions]`: what the daemon does when something else needs the sound or the session.
+    public struct Interruptions: Equatable, Sendable {
+        /// `pause-on-cork`: pause when the sound server corks us (a call starts).
+        public var pauseOnCork = true
+        /// `resume-after-cork`: play again when the cork ends, if the cork paused us.
+        public var resumeAfterCork = true
+        /// `pause-on-suspend`: pause before the machine sleeps.
+        public var pauseOnSuspend = true
+        /// `resume-after-wake`: play again after wake, if suspend paused us.
+        public var resumeAfterWake = false
+        /// `pause-on-output-removed`: pause when the output device in use goes away (headphones unplugged).
+        public var pauseOnOutputRemoved = true
+        /// `pause-on-session-inactive`: pause when the login session becomes inactive (user switch, lock).
+        public var pauseOnSessionInactive = true
+        /// `pause-when-other-player-starts`: pause when another MPRIS player starts playing.
+        public var pauseWhenOtherPlayerStarts = false
+    }
+
+    /// `[network]`: streams and remote files.
+    public struct Network: Equatable, Sendable {
+        /// `cache-size-mb`: disk cache for remote files, in MiB, 0…1 048 576; 0 turns the cache off.
+        public var cacheSizeMB = 1024
+        /// `retries`: reconnection attempts after a network error, 0…100.
+        public var retries = 3
+        /// `connect-timeout-seconds`: how long to wait for a server, more than 0 and at most 3600.
+        public var connectTimeoutSeconds = 10.0
+    }
+
+    /// `[log]`
+    public struct Log: Equatable, Sendable {
+        /// `level`: the least severe messages written.
+        public var level = LogLevel.info
+    }
+}
+
+/// Log levels, named as swift-log names them.
+public enum LogLevel: String, CaseIterable, Sendable {
+    case trace, debug, info, notice, warning, error, critical
+}

@@ -1,0 +1,103 @@
+import BaseDirectories
+import Foundation
+import TOMLKit
+
+/// Why `config.toml` was refused. Quaver does not start on a bad file rather than guess what was meant.
+public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
+    public let file: String
+    /// `section.key` (or the section) at fault; `nil` for a syntax or read error.
+    public let key: String?
+    /// 1-based line of a syntax error.
+    public let line: Int?
+    public let message: String
+
+    /// `config.toml: audio.volume-step: expected an integer from 1 to 100, found 500`
+    /// or `config.toml:3: TOML syntax error: …`.
+    public var description: String {
+        if let key { return "\(file): \(key): \(message)" }
+        if let line { return "\(file):\(line): \(message)" }
+        return "\(file): \(message)"
+    }
+}
+
+extension Configuration {
+    /// `config.toml` in Quaver's XDG config folder (`$XDG_CONFIG_HOME/quaver`, or `~/.config/quaver`).
+    public static func standardURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        try BaseDirectory.config.quaverFolder(environment: environment).appendingPathComponent("config.toml")
+    }
+
+    /// The settings in the file at `url`; the defaults if there is no such file.
+    public static func load(from url: URL) throws(ConfigurationError) -> Configuration {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch CocoaError.fileReadNoSuchFile {
+            return Configuration()
+        } catch {
+            throw ConfigurationError(file: url.path, key: nil, line: nil,
+                                     message: "cannot be read (\(error.localizedDescription))")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError(file: url.path, key: nil, line: nil, message: "is not UTF-8 text (TOML requires UTF-8)")
+        }
+        return try parse(text, file: url.path)
+    }
+
+    /// The settings in TOML `text`; `file` names it in errors. Unknown sections and keys are errors,
+    /// so a typo cannot silently leave a setting at its default.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(file: file, key: nil, line: error.source.begin.line,
+                                     message: "TOML syntax error: \(error.description)")
+        } catch {
+            throw ConfigurationError(file: file, key: nil, line: nil, message: "TOML syntax error: \(error)")
+        }
+        var configuration = Configuration()
+        for (sectionName, sectionValue) in table {
+            try configuration.apply(section: sectionName, sectionValue, file: file)
+        }
+        return configuration
+    }
+
+    /// Every `section.key` Quaver reads, in the order of `config.example.toml`.
+    public static var knownKeys: [String] { Setting.all.map(\.name) }
+
+    private mutating func apply(section name: String, _ value: TOMLValueConvertible, file: String) throws(ConfigurationError) {
+        let settings = Setting.all.filter { $0.section == name }
+        guard !settings.isEmpty else {
+            let sections = Setting.all.map(\.section).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+            throw ConfigurationError(file: file, key: name, line: nil,
+                                     message: "unknown section; known sections are " + sections.map { "[\($0)]" }.joined(separator: ", "))
+        }
+        guard let section = value.table else {
+            throw ConfigurationError(file: file, key: name, line: nil,
+                                     message: "expected a section [\(name)], found \(describe(value))")
+        }
+        for (key, value) in section {
+            guard let setting = settings.first(where: { $0.key == key }) else {
+                throw ConfigurationError(file: file, key: "\(name).\(key)", line: nil,
+                                         message: "unknown key; [\(name)] has " + settings.map(\.key).joined(separator: ", "))
+            }
+            if let expected = setting.apply(value, &self) {
+                throw ConfigurationError(file: file, key: setting.name, line: nil,
+                                         message: "expected \(expected), found \(describe(value))")
+            }
+        }
+    }
+}
+
+/// A TOML value as the user wrote it, for error messages.
+private func describe(_ value: TOMLValueConvertible) -> String {
+    switch value.type {
+    case .string: return "\"\(value.string ?? "")\""
+    case .int: return value.int.map(String.init) ?? "an integer"
+    case .double: return value.double.map { "\($0)" } ?? "a number"
+    case .bool: return value.bool.map { "\($0)" } ?? "a boolean"
+    default:
+        let name = "\(value.type)"  // table, array, date, time, date-time
+        return (name.hasPrefix("a") ? "an " : "a ") + name
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import TOMLKit
+
+/// One key of `config.toml`: where it lives and how its TOML value is checked and stored.
+struct Setting {
+    let section: String
+    let key: String
+    /// Stores `value` into the configuration, or returns what was expected instead.
+    let apply: (TOMLValueConvertible, inout Configuration) -> String?
+
+    var name: String { "\(section).\(key)" }
+
+    /// Every key Quaver reads. Adding a setting means a line here, a field in `Configuration`, and a
+    /// line in `config.example.toml` (the example test fails until all three agree).
+    static let all: [Setting] = [
+        text("audio", "output", \.audio.output),
+        integer("audio", "volume-step", \.audio.volumeStep, 1...100),
+        text("library", "music-folder", \.library.musicFolder),
+        flag("playback", "resume-on-start", \.playback.resumeOnStart),
+        flag("playback", "resume-paused", \.playback.resumePaused),
+        flag("playback", "gapless", \.playback.gapless),
+        flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
+        flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),
+        flag("interruptions", "pause-on-suspend", \.interruptions.pauseOnSuspend),
+        flag("interruptions", "resume-after-wake", \.interruptions.resumeAfterWake),
+        flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),
+        flag("interruptions", "pause-on-session-inactive", \.interruptions.pauseOnSessionInactive),
+        flag("interruptions", "pause-when-other-player-starts", \.interruptions.pauseWhenOtherPlayerStarts),
+        integer("network", "cache-size-mb", \.network.cacheSizeMB, 0...1_048_576),
+        integer("network", "retries", \.network.retries, 0...100),
+        seconds("network", "connect-timeout-seconds", \.network.connectTimeoutSeconds, upTo: 3600),
+        choice("log", "level", \.log.level),
+    ]
+
+    private static func flag(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, Bool>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let flag = value.bool else { return "true or false" }
+            configuration[keyPath: field] = flag
+            return nil
+        }
+    }
+
+    private static func integer(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, Int>,
+                                _ range: ClosedRange<Int>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let number = value.int, range.contains(number) else {
+                return "an integer from \(range.lowerBound) to \(range.upperBound)"
+            }
+            configuration[keyPath: field] = number
+            return nil
+        }
+    }
+
+    /// A duration in seconds: an integer or a float, more than 0 and at most `limit`.
+    private static func seconds(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, Double>,
+                                upTo limit: Double) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let number = value.double ?? value.int.map(Double.init), number > 0, number <= limit else {
+                return "a number of seconds more than 0 and at most \(Int(limit))"
+            }
+            configuration[keyPath: field] = number
+            return nil
+        }
+    }
+
+    private static func text(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return "a non-empty string"
+            }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    private static func choice<Choice: RawRepresentable & CaseIterable>(
+        _ section: String, _ key: String, _ field: WritableKeyPath<Configuration, Choice>
+    ) -> Setting where Choice.RawValue == String {
+        Setting(section: section, key: key) { value, configuration in
+            guard let choice = value.string.flatMap(Choice.init(rawValue:)) else {
+                return "one of " + Choice.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            }
+            configuration[keyPath: field] = choice
+            return nil
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// `file://` URIs from and to local paths, byte-exact.
+///
+/// Linux file names are bytes, not necessarily UTF-8, so both directions work on the path's bytes:
+/// a name that is not valid UTF-8 still round-trips. Percent-encoding follows RFC 3986: every byte
+/// outside the path characters (`pchar` and `/`) is written `%XX`, so spaces, `#`, `?`, `%` and
+/// non-ASCII letters cannot be mistaken for URI syntax by GStreamer or an MPRIS client.
+public enum FileURI {
+    /// `file://` followed by the percent-encoded absolute `path` (which must start with `/`).
+    public static func encode(path: String) -> String {
+        encode(pathBytes: Array(path.utf8))
+    }
+
+    /// The same for a path given as raw bytes (from `readdir`).
+    public static func encode<Bytes: Collection>(pathBytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var out: [UInt8] = Array("file://".utf8)
+        out.reserveCapacity(out.count + pathBytes.count + 16)
+        for byte in pathBytes {
+            if allowed[Int(byte)] {
+                out.append(byte)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The decoded path bytes of a local `file:` URI: `file:///p`, `file://localhost/p` or `file:/p`.
+    /// `nil` for another host (not a local file) or a malformed escape.
+    public static func pathBytes(fromURI uri: String) -> [UInt8]? {
+        var rest = Substring(uri)
+        guard rest.count >= 5, rest.prefix(5).lowercased() == "file:" else { return nil }
+        rest = rest.dropFirst(5)
+        if rest.hasPrefix("//") {
+            rest = rest.dropFirst(2)
+            let host = rest.prefix { $0 != "/" }
+            guard host.isEmpty || host.lowercased() == "localhost" else { return nil }
+            rest = rest.dropFirst(host.count)
+        }
+        guard rest.hasPrefix("/") else { return nil }
+        return percentDecoded(rest.utf8)
+    }
+
+    private static func percentDecoded(_ text: Substring.UTF8View) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.count)
+        var iterator = text.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                out.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            out.append(high << 4 | low)
+        }
+        return out
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// RFC 3986 `pchar` (unreserved, sub-delims, `:` and `@`) plus `/`: the bytes kept as they are.
+    private static let allowed: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/".utf8 {
+            table[Int(byte)] = true
+        }
+        return table
+    }()
+}

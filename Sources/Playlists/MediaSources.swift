@@ -1,0 +1,149 @@
+import Glibc
+
+/// Turns what a user names — files, folders, playlists, URLs — into a flat list of playable entries.
+public enum MediaSources {
+    /// Expands each argument in turn: an `http(s)` URL stays as it is; a folder gives its audio files
+    /// (see `AudioFolder`); a `.m3u`, `.m3u8` or `.pls` file gives its entries; any other existing file is
+    /// taken as it is (the user named it). Relative paths are resolved against `workingDirectory`.
+    /// Nothing throws: what cannot be used is listed in `skipped`.
+    public static func expand(_ arguments: [String], workingDirectory: String) -> MediaList {
+        let resolver = ReferenceResolver(playlist: nil, folder: Array(workingDirectory.utf8), depth: 0)
+        var list = MediaList()
+        for argument in arguments {
+            list.append(resolver.resolve(argument, line: nil))
+        }
+        return list
+    }
+}
+
+/// Resolves references found in one place (a playlist, or the command line) the same way.
+struct ReferenceResolver {
+    /// Nested playlists deeper than this are skipped, which also ends a playlist that lists itself.
+    static let maximumDepth = 8
+
+    /// The playlist holding the references (for reports), or `nil` for command-line arguments.
+    let playlist: String?
+    /// Absolute folder that relative paths start from.
+    let folder: [UInt8]
+    let depth: Int
+
+    func resolve(_ reference: String, line: Int?, title: String? = nil, lengthSeconds: Int? = nil) -> MediaList {
+        let text = Substring(reference).trimmingASCIIWhitespace()
+        let scheme = uriScheme(text)
+        if scheme == "http" || scheme == "https" {
+            return MediaList(entries: [MediaEntry(uri: text, title: title, lengthSeconds: lengthSeconds)])
+        }
+        if scheme == "file", let path = FileURI.pathBytes(fromURI: text) {
+            return resolveLocal(normalized(path), text, line, title, lengthSeconds)
+        }
+        if scheme != nil { return skip(text, line, .unsupportedURI) }
+        return resolvePath(text, line, title, lengthSeconds)
+    }
+
+    /// A path as written; `\` separators (playlists made on Windows) are tried when the path as written is missing.
+    private func resolvePath(_ text: String, _ line: Int?, _ title: String?, _ length: Int?) -> MediaList {
+        let asWritten = resolveLocal(absolute(text), text, line, title, length)
+        guard text.contains("\\"), asWritten.skipped.first?.reason == .notFound else { return asWritten }
+        let slashed = String(text.map { $0 == "\\" ? "/" : $0 })
+        let retried = resolveLocal(absolute(slashed), text, line, title, length)
+        return retried.skipped.first?.reason == .notFound ? asWritten : retried
+    }
+
+    private func resolveLocal(_ path: [UInt8], _ text: String, _ line: Int?,
+                              _ title: String?, _ length: Int?) -> MediaList {
+        var info = stat()
+        guard stat(cPath(path), &info) == 0 else {
+            return skip(text, line, errno == ENOENT || errno == ENOTDIR ? .notFound : .unreadable(errnoText()))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            return AudioFolder.scan(path: String(decoding: path, as: UTF8.self))
+        }
+        if let format = PlaylistFormat(pathBytes: path) {
+            return nestedPlaylist(path, format: format, text, line)
+        }
+        return MediaList(entries: [MediaEntry(uri: FileURI.encode(pathBytes: path), title: title, lengthSeconds: length)])
+    }
+
+    private func nestedPlaylist(_ path: [UInt8], format: PlaylistFormat, _ text: String, _ line: Int?) -> MediaList {
+        guard depth < Self.maximumDepth else {
+            return skip(text, line, .unreadable("playlists nested more than \(Self.maximumDepth) deep"))
+        }
+        do {
+            return try PlaylistFile.read(pathBytes: path, format: format, depth: depth + 1)
+        } catch {
+            return skip(text, line, .unreadable(error.reason))
+        }
+    }
+
+    private func skip(_ text: String, _ line: Int?, _ reason: SkippedEntry.Reason) -> MediaList {
+        MediaList(skipped: [SkippedEntry(playlist: playlist, line: line, reference: text, reason: reason)])
+    }
+
+    private func absolute(_ text: String) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        return normalized(bytes.first == UInt8(ascii: "/") ? bytes : folder + [UInt8(ascii: "/")] + bytes)
+    }
+}
+
+/// The lowercased RFC 3986 scheme of `text`, if it starts with one. Single letters are not
+/// schemes here, so a Windows drive (`C:\…`) is read as a path. Works on UTF-8 bytes: this runs
+/// for every line of a playlist, and Character iteration would dominate a 20 000-line one.
+func uriScheme(_ text: String) -> String? {
+    let bytes = text.utf8
+    guard let first = bytes.first, isASCIILetter(first) else { return nil }
+    var length = 0
+    for byte in bytes {
+        if byte == UInt8(ascii: ":") { break }
+        guard isASCIILetter(byte) || (byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46 else { return nil }
+        length += 1
+    }
+    guard length >= 2, length < bytes.count else { return nil }
+    return String(decoding: bytes.prefix(length), as: UTF8.self).lowercased()
+}
+
+private func isASCIILetter(_ byte: UInt8) -> Bool {
+    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+}
+
+/// `path` with `.` and empty components removed and `..` applied, without touching the disk (as
+/// `realpath` would), so the URI names the path the playlist wrote, links included.
+func normalized(_ path: [UInt8]) -> [UInt8] {
+    var parts: [ArraySlice<UInt8>] = []
+    for part in path.split(separator: UInt8(ascii: "/")) {
+        if part.elementsEqual(".".utf8) { continue }
+        if part.elementsEqual("..".utf8) {
+            _ = parts.popLast()
+        } else {
+            parts.append(part)
+        }
+    }
+    guard !parts.isEmpty else { return [UInt8(ascii: "/")] }
+    var out: [UInt8] = []
+    out.reserveCapacity(path.count)
+    for part in parts {
+        out.append(UInt8(ascii: "/"))
+        out += part
+    }
+    return out
+}
+
+/// A NUL-terminated copy of a path's bytes, for the C calls.
+func cPath(_ bytes: [UInt8]) -> [CChar] {
+    bytes.map { CChar(bitPattern: $0) } + [0]
+}
+
+func errnoText(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}
+
+extension Substring {
+    /// Without leading and trailing spaces, tabs and line ends (on UTF-8 bytes, for speed).
+    func trimmingASCIIWhitespace() -> String {
+        let isSpace: (UInt8) -> Bool = { $0 == 32 || $0 == 9 || $0 == 13 || $0 == 10 }
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(decoding: bytes[first...last], as: UTF8.self)
+    }
+}

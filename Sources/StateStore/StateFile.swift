@@ -1,0 +1,189 @@
+import BaseDirectories
+import Foundation
+import Glibc
+
+/// The saved-state file, `$XDG_STATE_HOME/quaver/state.json` by default.
+///
+/// Writes are atomic and durable: the JSON goes to `state.json.tmp` in the same folder, is `fsync`ed,
+/// renamed over `state.json` (atomic on one file system), and the folder is `fsync`ed so the rename itself
+/// survives a power cut. A reader therefore sees the old state or the new one, never a mix.
+public struct StateFile: Sendable {
+    public let url: URL
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// `state.json` in Quaver's XDG state folder (`$XDG_STATE_HOME/quaver`, or `~/.local/state/quaver`).
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> StateFile {
+        StateFile(url: try BaseDirectory.state.quaverFolder(environment: environment).appendingPathComponent("state.json"))
+    }
+
+    var temporaryPath: String { url.path + ".tmp" }
+    var folderPath: String { url.deletingLastPathComponent().path }
+
+    /// Reads the saved state. A missing file gives no state and no warning. A file that cannot be used
+    /// (unreadable, not JSON, truncated, another format version, inconsistent) is renamed to
+    /// `state.json.corrupt-<UTC time>` so the next save cannot destroy it, and the warning says so.
+    public func load(now: Date = Date()) -> LoadedState {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch CocoaError.fileReadNoSuchFile {
+            return LoadedState(state: nil, warning: nil)
+        } catch {
+            return setAside(because: "it cannot be read (\(error.localizedDescription))", now: now)
+        }
+        switch decode(data) {
+        case .success(let state): return LoadedState(state: state, warning: nil)
+        case .failure(let problem): return setAside(because: problem.reason, now: now)
+        }
+    }
+
+    /// Writes `state` atomically (see the type's comment), creating the folder if needed.
+    public func save(_ state: SavedState) throws {
+        let data = try JSONEncoder().encode(state)
+        try makeFolder()
+        try writeDurably(data)
+    }
+
+    private struct Unusable: Error {
+        let reason: String
+    }
+
+    private func decode(_ data: Data) -> Result<SavedState, Unusable> {
+        let decoder = JSONDecoder()
+        guard let probe = try? decoder.decode(VersionProbe.self, from: data) else {
+            return .failure(Unusable(reason: "it is not a Quaver state file (not JSON, truncated, or no version)"))
+        }
+        guard probe.version == SavedState.currentVersion else {
+            return .failure(Unusable(reason: "it has format version \(probe.version), this Quaver reads version \(SavedState.currentVersion)"))
+        }
+        let state: SavedState
+        do {
+            state = try decoder.decode(SavedState.self, from: data)
+        } catch {
+            return .failure(Unusable(reason: "it does not match the state format (\(describe(error)))"))
+        }
+        if let problem = state.inconsistency() { return .failure(Unusable(reason: problem)) }
+        return .success(state)
+    }
+
+    private func setAside(because reason: String, now: Date) -> LoadedState {
+        let aside = asidePath(now: now)
+        let outcome = rename(url.path, aside) == 0
+            ? "moved it to \(aside); starting with an empty queue"
+            : "could not move it aside (\(String(cString: strerror(errno)))); starting with an empty queue"
+        return LoadedState(state: nil, warning: "Saved state \(url.path) was not used because \(reason): \(outcome)")
+    }
+
+    /// `state.json.corrupt-20261122T010203Z`, with `-2`, `-3`… if that name is taken.
+    private func asidePath(now: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let base = "\(url.path).corrupt-\(formatter.string(from: now))"
+        var candidate = base
+        var counter = 1
+        while access(candidate, F_OK) == 0 {
+            counter += 1
+            candidate = "\(base)-\(counter)"
+        }
+        return candidate
+    }
+
+    private func makeFolder() throws {
+        do {
+            try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StateFileError(operation: "create folder", path: folderPath, reason: error.localizedDescription)
+        }
+    }
+
+    private func writeDurably(_ data: Data) throws {
+        let temporary = temporaryPath
+        // O_TRUNC on a fixed name (not O_EXCL on a unique one): a temporary left by a crash is reused, not piled up.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw StateFileError.fromErrno("create", temporary) }
+        do {
+            try writeAll(fd, data, path: temporary)
+            guard fsync(fd) == 0 else { throw StateFileError.fromErrno("fsync", temporary) }
+            guard close(fd) == 0 else { throw StateFileError.fromErrno("close", temporary) }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, url.path) == 0 else {
+            let error = StateFileError.fromErrno("rename to \(url.lastPathComponent)", temporary)
+            unlink(temporary)
+            throw error
+        }
+        try syncFolder()
+    }
+
+    private func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw StateFileError.fromErrno("write", path)
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// `fsync` on the folder makes the rename durable (POSIX leaves directory entries to the folder's own sync).
+    private func syncFolder() throws {
+        let fd = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StateFileError.fromErrno("open folder", folderPath) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StateFileError.fromErrno("fsync folder", folderPath) }
+    }
+}
+
+/// What `StateFile.load` found.
+public struct LoadedState: Sendable {
+    /// The state to restore, or `nil` (no file, or a file that could not be used).
+    public let state: SavedState?
+    /// For the log when the file was set aside: what was wrong and where the file went.
+    public let warning: String?
+}
+
+/// A failed save: the operation, the path and the system's reason.
+public struct StateFileError: Error, CustomStringConvertible {
+    public let operation: String
+    public let path: String
+    public let reason: String
+
+    public var description: String { "cannot \(operation) \(path): \(reason)" }
+
+    static func fromErrno(_ operation: String, _ path: String) -> StateFileError {
+        StateFileError(operation: operation, path: path, reason: String(cString: strerror(errno)))
+    }
+}
+
+private struct VersionProbe: Decodable {
+    let version: Int
+}
+
+private func describe(_ error: Error) -> String {
+    guard let decoding = error as? DecodingError else { return "\(error)" }
+    switch decoding {
+    case .keyNotFound(let key, let context):
+        return "missing \(path(context.codingPath + [key]))"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+        return "bad value at \(path(context.codingPath)): \(context.debugDescription)"
+    @unknown default:
+        return "\(error)"
+    }
+}
+
+private func path(_ keys: [CodingKey]) -> String {
+    keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+}

@@ -1,0 +1,184 @@
+import Configuration
+import Foundation
+import TestSupport
+import XCTest
+
+final class ConfigurationTests: XCTestCase {
+    private var folder: TemporaryDirectory!
+
+    override func setUpWithError() throws {
+        folder = try TemporaryDirectory(prefix: "quaver-config")
+    }
+
+    private func write(_ text: String) throws -> URL {
+        let url = folder.url.appendingPathComponent("config.toml")
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    /// The error for `text`, which must be refused.
+    private func error(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws -> ConfigurationError {
+        let url = try write(text)
+        do throws(ConfigurationError) {
+            let parsed = try Configuration.load(from: url)
+            XCTFail("accepted: \(parsed)", file: file, line: line)
+        } catch {
+            XCTAssertEqual(error.file, url.path, file: file, line: line)
+            return error
+        }
+        throw TestHarnessError("accepted")
+    }
+
+    func testMissingFileMeansDefaults() throws {
+        XCTAssertEqual(try Configuration.load(from: folder.url.appendingPathComponent("none.toml")), Configuration())
+        XCTAssertEqual(try Configuration.load(from: write("# only a comment\n")), Configuration())
+    }
+
+    func testStandardLocationFollowsXDG() throws {
+        XCTAssertEqual(try Configuration.standardURL(environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]).path, "/c/quaver/config.toml")
+        XCTAssertEqual(try Configuration.standardURL(environment: ["HOME": "/h"]).path, "/h/.config/quaver/config.toml")
+    }
+
+    func testEveryKeyIsRead() throws {
+        let url = try write("""
+            [audio]
+            output = "pulsesink device=usb"
+            volume-step = 10
+            [library]
+            music-folder = "/srv/music"
+            [playback]
+            resume-on-start = false
+            resume-paused = false
+            gapless = false
+            [interruptions]
+            pause-on-cork = false
+            resume-after-cork = false
+            pause-on-suspend = false
+            resume-after-wake = true
+            pause-on-output-removed = false
+            pause-on-session-inactive = false
+            pause-when-other-player-starts = true
+            [network]
+            cache-size-mb = 0
+            retries = 100
+            connect-timeout-seconds = 2.5
+            [log]
+            level = "debug"
+            """)
+        var expected = Configuration()
+        expected.audio.output = "pulsesink device=usb"
+        expected.audio.volumeStep = 10
+        expected.library.musicFolder = "/srv/music"
+        expected.playback.resumeOnStart = false
+        expected.playback.resumePaused = false
+        expected.playback.gapless = false
+        expected.interruptions.pauseOnCork = false
+        expected.interruptions.resumeAfterCork = false
+        expected.interruptions.pauseOnSuspend = false
+        expected.interruptions.resumeAfterWake = true
+        expected.interruptions.pauseOnOutputRemoved = false
+        expected.interruptions.pauseOnSessionInactive = false
+        expected.interruptions.pauseWhenOtherPlayerStarts = true
+        expected.network.cacheSizeMB = 0
+        expected.network.retries = 100
+        expected.network.connectTimeoutSeconds = 2.5
+        expected.log.level = .debug
+        XCTAssertEqual(try Configuration.load(from: url), expected)
+    }
+
+    func testIntegerSecondsAreAccepted() throws {
+        XCTAssertEqual(try Configuration.load(from: write("[network]\nconnect-timeout-seconds = 30\n")).network.connectTimeoutSeconds, 30)
+    }
+
+    func testMusicFolderTilde() {
+        var library = Configuration().library
+        XCTAssertEqual(library.musicFolderPath(home: "/home/u"), "/home/u/Music")
+        library.musicFolder = "/srv/m"
+        XCTAssertEqual(library.musicFolderPath(home: "/home/u"), "/srv/m")
+        library.musicFolder = "~"
+        XCTAssertEqual(library.musicFolderPath(home: "/home/u"), "/home/u")
+    }
+
+    func testBadValuesNameTheKeyAndWhatWasExpected() throws {
+        let cases: [(String, String, String)] = [
+            ("[audio]\nvolume-step = 500\n", "audio.volume-step", "expected an integer from 1 to 100, found 500"),
+            ("[audio]\nvolume-step = \"5\"\n", "audio.volume-step", "expected an integer from 1 to 100, found \"5\""),
+            ("[audio]\nvolume-step = 2.5\n", "audio.volume-step", "expected an integer from 1 to 100, found 2.5"),
+            ("[audio]\noutput = \"  \"\n", "audio.output", "expected a non-empty string, found \"  \""),
+            ("[playback]\ngapless = \"yes\"\n", "playback.gapless", "expected true or false, found \"yes\""),
+            ("[interruptions]\npause-on-cork = 1\n", "interruptions.pause-on-cork", "expected true or false, found 1"),
+            ("[network]\nretries = -1\n", "network.retries", "expected an integer from 0 to 100, found -1"),
+            ("[network]\ncache-size-mb = 2000000\n", "network.cache-size-mb", "expected an integer from 0 to 1048576, found 2000000"),
+            ("[network]\nconnect-timeout-seconds = 0\n", "network.connect-timeout-seconds",
+             "expected a number of seconds more than 0 and at most 3600, found 0"),
+            ("[log]\nlevel = \"loud\"\n", "log.level",
+             "expected one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", found \"loud\""),
+            ("[library]\nmusic-folder = [\"a\"]\n", "library.music-folder", "expected a non-empty string, found an array"),
+        ]
+        for (text, key, message) in cases {
+            let refused = try error(text)
+            XCTAssertEqual(refused.key, key, text)
+            XCTAssertEqual(refused.message, message, text)
+            XCTAssertEqual(refused.description, "\(refused.file): \(key): \(message)")
+        }
+    }
+
+    func testUnknownSectionsAndKeysAreErrors() throws {
+        let section = try error("[mixer]\nvolume = 1\n")
+        XCTAssertEqual(section.key, "mixer")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [library], [playback], [interruptions], [network], [log]")
+        let key = try error("[audio]\nvolume_step = 5\n")
+        XCTAssertEqual(key.key, "audio.volume_step")
+        XCTAssertEqual(key.message, "unknown key; [audio] has output, volume-step")
+        let nested = try error("[audio.extra]\nx = 1\n")
+        XCTAssertEqual(nested.key, "audio.extra")
+        let topLevel = try error("gapless = true\n")
+        XCTAssertEqual(topLevel.key, "gapless")
+        let notATable = try error("audio = 3\n")
+        XCTAssertEqual(notATable.message, "expected a section [audio], found 3")
+    }
+
+    func testSyntaxErrorsGiveTheLine() throws {
+        let refused = try error("[audio]\noutput = \"pulsesink\"\nvolume-step = = 3\n")
+        XCTAssertNil(refused.key)
+        XCTAssertEqual(refused.line, 3)
+        XCTAssertTrue(refused.description.hasPrefix("\(refused.file):3: TOML syntax error: "), refused.description)
+        XCTAssertEqual(try error("[audio]\nvolume-step = 3\nvolume-step = 4\n").line, 3, "a repeated key")
+    }
+
+    func testUnreadableOrNonUTF8FilesAreErrors() throws {
+        let url = folder.url.appendingPathComponent("config.toml")
+        try Data([0x5B, 0xFF, 0x5D]).write(to: url)
+        XCTAssertThrowsError(try Configuration.load(from: url)) { error in
+            XCTAssertTrue("\(error)".contains("not UTF-8"), "\(error)")
+        }
+        try FileManager.default.removeItem(at: url)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try Configuration.load(from: url)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("\(url.path): cannot be read"), "\(error)")
+        }
+    }
+
+    // MARK: the committed example
+
+    private var exampleURL: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("config.example.toml")
+    }
+
+    func testTheExampleFileGivesExactlyTheDefaults() throws {
+        XCTAssertEqual(try Configuration.load(from: exampleURL), Configuration())
+    }
+
+    func testTheExampleFileListsEveryKeyOnce() throws {
+        var section = ""
+        var listed: [String] = []
+        for line in try String(contentsOf: exampleURL, encoding: .utf8).split(separator: "\n") {
+            if line.hasPrefix("[") { section = String(line.dropFirst().dropLast()) }
+            if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                listed.append(section + "." + line[..<equals].trimmingCharacters(in: .whitespaces))
+            }
+        }
+        XCTAssertEqual(listed, Configuration.knownKeys)
+    }
+}

@@ -1,0 +1,106 @@
+import EventLoop
+import Foundation
+import StateStore
+import TestSupport
+import XCTest
+
+final class StateSaverTests: XCTestCase {
+    private var folder: TemporaryDirectory!
+    private var file: StateFile!
+    private var volume = 0.0
+    private var queueLength = 0
+    private var snapshots = 0
+    private var errors: [String] = []
+
+    override func setUpWithError() throws {
+        folder = try TemporaryDirectory(prefix: "quaver-saver")
+        file = StateFile(url: folder.url.appendingPathComponent("state.json"))
+    }
+
+    private func makeSaver(file: StateFile? = nil) -> StateSaver {
+        StateSaver(file: file ?? self.file, interval: 1, snapshot: { [unowned self] in
+            snapshots += 1
+            return SavedState(queue: (0..<queueLength).map { SavedTrack(uri: "file:///m/\($0).flac") }, volume: volume)
+        }, onError: { [unowned self] in errors.append("\($0)") })
+    }
+
+    /// Runs the loop for `seconds` whatever happens.
+    private func runLoop(_ seconds: Double) {
+        EventLoop.main.run(until: { false }, timeout: seconds)
+    }
+
+    func testABurstOfChangesGivesOneWriteWithTheLatestState() throws {
+        let saver = makeSaver()
+        let firstMark = Date()
+        for round in 1...10 {
+            for step in 1...10 {
+                volume = Double(round * 10 + step) / 1000
+                saver.markChanged()
+            }
+            runLoop(0.05)
+        }
+        XCTAssertTrue(saver.hasPendingChanges)
+        XCTAssertTrue(EventLoop.main.run(until: { self.snapshots == 1 }, timeout: 10))
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(firstMark), 0.9, "a timer of 1 s cannot fire earlier")
+        XCTAssertFalse(saver.hasPendingChanges)
+        XCTAssertTrue(waitForSavedVolume(0.11))
+        runLoop(1.5)
+        XCTAssertEqual(snapshots, 1, "no change after the write: no second write")
+        XCTAssertEqual(errors, [])
+    }
+
+    func testAChangeAfterAWriteGetsItsOwnWrite() {
+        let saver = makeSaver()
+        saver.markChanged()
+        XCTAssertTrue(EventLoop.main.run(until: { self.snapshots == 1 }, timeout: 10))
+        volume = 0.7
+        saver.markChanged()
+        XCTAssertTrue(EventLoop.main.run(until: { self.snapshots == 2 }, timeout: 10))
+        XCTAssertTrue(waitForSavedVolume(0.7))
+    }
+
+    /// The write happens on the saver's queue after the snapshot (no loop event to wait for, so this polls);
+    /// the rename makes the file appear whole.
+    private func waitForSavedVolume(_ expected: Double) -> Bool {
+        eventually(timeout: 10) { self.file.load().state?.volume == expected }
+    }
+
+    func testFlushNowWaitsForAWriteUnderWayThenWritesTheLatest() throws {
+        let saver = makeSaver()
+        volume = 0.2
+        queueLength = 100_000  // so the timed write is still encoding when the flush comes
+        saver.markChanged()
+        XCTAssertTrue(EventLoop.main.run(until: { self.snapshots == 1 }, timeout: 10))
+        volume = 0.4
+        queueLength = 0
+        try saver.flushNow()
+        XCTAssertEqual(file.load().state?.volume, 0.4)
+        usleep(2_000_000)  // long enough for a 100 000-track write that was not waited for to land
+        XCTAssertEqual(file.load().state?.volume, 0.4, "the timed write (0.2) cannot land after the flush")
+    }
+
+    func testFlushNowWritesAtOnceAndReplacesThePendingWrite() throws {
+        let saver = makeSaver()
+        volume = 0.3
+        saver.markChanged()
+        try saver.flushNow()
+        XCTAssertEqual(snapshots, 1)
+        XCTAssertEqual(file.load().state?.volume, 0.3)
+        XCTAssertFalse(saver.hasPendingChanges)
+        runLoop(1.5)
+        XCTAssertEqual(snapshots, 1)
+    }
+
+    func testFlushNowWritesEvenWithoutAMark() throws {
+        volume = 0.9
+        try makeSaver().flushNow()
+        XCTAssertEqual(file.load().state?.volume, 0.9)
+    }
+
+    func testATimedWriteThatFailsIsReported() {
+        let saver = makeSaver(file: StateFile(url: URL(fileURLWithPath: "/proc/quaver-test/state.json")))
+        saver.markChanged()
+        XCTAssertTrue(EventLoop.main.run(until: { !self.errors.isEmpty }, timeout: 10))
+        XCTAssertTrue(errors[0].contains("/proc/quaver-test"), errors[0])
+    }
+}
