@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "GStreamerEngine",
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop"], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "Playlists", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
@@ -56,7 +56,7 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
         .executableTarget(name: "quaver",
-                          dependencies: ["DBus", "EventLoop",
+                          dependencies: ["DBus", "EventLoop", "Playlists",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
@@ -72,6 +72,8 @@ let package = Package(
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
+                    swiftSettings: v5),
+        .testTarget(name: "CLITests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "TestSupport"], swiftSettings: v5),
