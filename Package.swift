@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "GStreamerEngine",
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop"], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "Playlists", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
@@ -51,7 +51,7 @@ let package = Package(
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
-                          dependencies: ["MPRIS", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop",
+                          dependencies: ["MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
@@ -70,6 +70,9 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
+                    swiftSettings: v5),
+        .testTarget(name: "QuaverdTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),

@@ -6,10 +6,7 @@ public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, Expressib
 
     /// Throws `InvalidArgs` for anything that is not an object path.
     public init(_ path: String) throws {
-        guard Names.isValid(path, dbus_validate_path) else {
-            throw DBusError.invalidArgs("'\(path)' is not a valid object path")
-        }
-        rawValue = path
+        rawValue = try Names.require(path, dbus_validate_path, "object path")
     }
 
     /// For literals in code only: an invalid literal is a programming error.
@@ -30,10 +27,7 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
     public let rawValue: String
 
     public init(_ signature: String) throws {
-        guard Names.isValid(signature, dbus_signature_validate) else {
-            throw DBusError.invalidArgs("'\(signature)' is not a valid D-Bus signature")
-        }
-        rawValue = signature
+        rawValue = try Names.require(signature, dbus_signature_validate, "D-Bus signature")
     }
 
     public init(stringLiteral signature: String) {
@@ -58,23 +52,16 @@ enum Names {
         !text.utf8.contains(0) && validate(text, nil) != 0
     }
 
-    static func checkInterface(_ name: String) throws {
-        guard isValid(name, dbus_validate_interface) else {
-            throw DBusError.invalidArgs("'\(name)' is not a valid interface name")
-        }
+    /// `text` if `validate` accepts it, else `InvalidArgs` saying it is not a valid `what`.
+    @discardableResult
+    static func require(_ text: String, _ validate: Validator, _ what: String) throws -> String {
+        guard isValid(text, validate) else { throw DBusError.invalidArgs("'\(text)' is not a valid \(what)") }
+        return text
     }
 
-    static func checkMember(_ name: String) throws {
-        guard isValid(name, dbus_validate_member) else {
-            throw DBusError.invalidArgs("'\(name)' is not a valid member name")
-        }
-    }
-
-    static func checkBusName(_ name: String) throws {
-        guard isValid(name, dbus_validate_bus_name) else {
-            throw DBusError.invalidArgs("'\(name)' is not a valid bus name")
-        }
-    }
+    static func checkInterface(_ name: String) throws { try require(name, dbus_validate_interface, "interface name") }
+    static func checkMember(_ name: String) throws { try require(name, dbus_validate_member, "member name") }
+    static func checkBusName(_ name: String) throws { try require(name, dbus_validate_bus_name, "bus name") }
 
     static func isValidErrorName(_ name: String) -> Bool { isValid(name, dbus_validate_error_name) }
 

@@ -1,5 +1,64 @@
-// Filled by the GStreamer wrapper work.
+// The GStreamer wrapper: the few dozen C calls Quaver needs, each behind a small Swift type.
+//
+//   Element (playbin, sinks, filters) ── bus ──▶ Bus ── watch on the GLib default context ──▶ Message
+//      └─ connect(signal) ──▶ SignalConnection (handler runs on a GStreamer streaming thread)
+//
+// Handles GStreamer reference-counts are classes that unref in `deinit`; registrations (bus watch,
+// signal handler) return guards that unregister when released.
 import CGStreamer
 import CGLib
-import CShims
-import EventLoop
+
+public enum GStreamer {
+    /// Calls `gst_init` once per process. Safe to call from any thread, any number of times.
+    public static func initialize() {
+        _ = initialized
+    }
+
+    private static let initialized: Bool = {
+        gst_init(nil, nil)
+        return true
+    }()
+}
+
+/// A GStreamer error (`GError` from an ERROR or WARNING message) with domain, code and debug text kept.
+public struct GStreamerError: Error, Equatable, CustomStringConvertible {
+    public enum Domain: Equatable { case core, library, resource, stream, other(String) }
+    public let domain: Domain
+    public let code: Int32
+    public let message: String
+    public let debug: String?
+
+    public init(domain: Domain, code: Int32, message: String, debug: String? = nil) {
+        self.domain = domain
+        self.code = code
+        self.message = message
+        self.debug = debug
+    }
+
+    /// Reads and frees a `GError` (`g_error_free`) and the debug string (`g_free`).
+    init(taking error: UnsafeMutablePointer<GError>, debug: UnsafeMutablePointer<gchar>?) {
+        let quark = error.pointee.domain
+        switch quark {
+        case gst_core_error_quark(): domain = .core
+        case gst_library_error_quark(): domain = .library
+        case gst_resource_error_quark(): domain = .resource
+        case gst_stream_error_quark(): domain = .stream
+        default: domain = .other(String(cString: g_quark_to_string(quark)))
+        }
+        code = error.pointee.code
+        message = String(cString: error.pointee.message)
+        self.debug = debug.map { String(cString: $0) }
+        g_error_free(error)
+        g_free(debug)
+    }
+
+    public var description: String { message + (debug.map { " (\($0))" } ?? "") }
+}
+
+/// Converts between Swift durations and GStreamer's nanosecond clock times.
+extension Duration {
+    public init(nanoseconds: Int64) { self = .nanoseconds(nanoseconds) }
+    public var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

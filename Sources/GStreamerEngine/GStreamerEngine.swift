@@ -1,1 +1,195 @@
-// GStreamerEngine: see Package.swift for the layer this module belongs to.
+// PlayerCore's AudioEngine on GStreamer's playbin.
+//
+//   commands (loop thread) ──▶ playbin ──▶ [scaletempo] ──▶ configured sink ("pulsesink" by default)
+//                                │ about-to-finish (streaming thread): takes the prepared item from Handover
+//                                ▼
+//                              bus ── watch (loop thread) ──▶ BusHandling ──▶ AudioEngineEvent ──▶ delegate
+//
+// Invariants: every state change is asked for and never waited for (ASYNC_DONE says when it is done);
+// streaming threads only touch `Handover`; events reach the delegate on the loop thread only.
+import EventLoop
+import GStreamer
+import PlayerCore
+
+public final class GStreamerEngine: AudioEngine {
+    public struct Configuration: Sendable {
+        /// A sink element or pipeline fragment (`gst-launch` syntax). `pulsesink` fails loudly when no
+        /// sound server runs, unlike `autoaudiosink`, which silently plays into a fake sink.
+        public var sink: String
+        /// Shown by the sound server's mixer (pulsesink `stream-properties`).
+        public var applicationName: String
+        public var iconName: String
+
+        public init(sink: String = "pulsesink", applicationName: String = "Quaver", iconName: String = "quaver") {
+            self.sink = sink
+            self.applicationName = applicationName
+            self.iconName = iconName
+        }
+    }
+
+    public weak var delegate: AudioEngineDelegate?
+
+    let playbin: Element
+    let output: Element
+    let handover = Handover()
+    private var busWatch: BusWatch?
+    private var aboutToFinish: SignalConnection?
+
+    // Loop-thread state.
+    /// The item whose stream has started, until stop/load/failure.
+    var current: EngineItem?
+    /// Set by `load` until the first ASYNC_DONE: where to start and whether to play then.
+    var preroll: (position: Duration, playing: Bool, reportSeek: Bool)?
+    /// A seek in flight until its ASYNC_DONE; `report` for seeks the core asked for.
+    var pendingSeek: (target: Duration, report: Bool)?
+    var wantsPlaying = false
+    var rate = 1.0
+    var lastPosition: Duration?
+    var sentTags = TrackTags()
+    var sentDuration: Duration?
+    var sentSeekable: Bool?
+    var pluginMissing: String?
+    /// Whether the output has accepted a stream since the last load: a later output error is a lost
+    /// sound server (recovered), an earlier one means there is none (reported as a failure).
+    var outputWorked = false
+    var recovery: LoopSource?
+
+    /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer
+    /// lacks playbin or the sink description does not parse; calls `gst_init` if nobody did.
+    public init(configuration: Configuration = Configuration()) throws {
+        GStreamer.initialize()
+        playbin = try Element.make("playbin")
+        output = try Element.parse(configuration.sink)
+        playbin.set("flags", "audio+soft-volume")
+        describeStream(configuration)
+        playbin.set("audio-sink", output)
+        // Without the video flag playbin still builds autovideosink for a file that has only video
+        // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
+        playbin.set("video-sink", try Element.make("fakesink"))
+        // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
+        // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
+        if let scaletempo = try? Element.make("scaletempo") { playbin.set("audio-filter", scaletempo) }
+        let handover = handover
+        let playbin = playbin
+        aboutToFinish = playbin.connect("about-to-finish") {
+            if let next = handover.takeNext() { playbin.set("uri", next.uri) }
+        }
+        busWatch = playbin.bus.watch { [weak self] message in self?.handle(message) }
+    }
+
+    deinit {
+        aboutToFinish?.cancel()
+        playbin.setState(.null)
+    }
+
+    /// media.role=music lets the sound server apply its music policies (corking, per-role volume).
+    private func describeStream(_ configuration: Configuration) {
+        guard output.hasProperty("stream-properties") else { return }
+        let name = configuration.applicationName.filter { $0 != "\"" }
+        output.set("stream-properties", "props,media.role=music,application.name=\"\(name)\","
+                   + "application.icon_name=\(configuration.iconName)")
+        if output.hasProperty("client-name") { output.set("client-name", name) }
+    }
+
+    /// MIME types the installed GStreamer can decode: sink caps of audio decoders and of demuxers.
+    public static func supportedMimeTypes() -> [String] {
+        Registry.sinkMediaTypes { klass in
+            klass.contains("Demuxer") || (klass.contains("Decoder") && klass.contains("Audio"))
+        }.filter { !$0.hasSuffix("/x-raw") }
+    }
+
+    // MARK: AudioEngine
+
+    /// Loading forgets a prepared next item: call `prepareNext` after `load`.
+    public func load(_ item: EngineItem, at position: Duration, playing: Bool) {
+        teardown()
+        handover.reset(loading: item)
+        wantsPlaying = playing
+        preroll = (position, playing, false)
+        playbin.set("uri", item.uri)
+        let startAtOnce = playing && position == .zero && rate == 1
+        playbin.setState(startAtOnce ? .playing : .paused)
+    }
+
+    public func prepareNext(_ item: EngineItem?) { handover.prepare(item) }
+
+    public func play() {
+        wantsPlaying = true
+        preroll?.playing = true
+        if preroll == nil, current != nil, recovery == nil { playbin.setState(.playing) }
+    }
+
+    public func pause() {
+        wantsPlaying = false
+        preroll?.playing = false
+        if preroll == nil, current != nil, recovery == nil { playbin.setState(.paused) }
+    }
+
+    public func stop() {
+        teardown()
+        handover.reset(loading: nil)
+        wantsPlaying = false
+    }
+
+    public func seek(to position: Duration, exact: Bool) {
+        if preroll != nil {
+            preroll?.position = position
+            preroll?.reportSeek = true
+        } else if current != nil {
+            startSeek(to: position, exact: exact, report: true)
+        }
+    }
+
+    public func setRate(_ rate: Double) {
+        let clamped = min(2, max(0.5, rate))
+        guard clamped != self.rate else { return }
+        self.rate = clamped
+        if preroll == nil, current != nil {
+            startSeek(to: position ?? .zero, exact: true, report: pendingSeek?.report ?? false)
+        }
+    }
+
+    public func setVolume(_ volume: Double) {
+        playbin.set("volume", min(1, max(0, volume)))
+    }
+
+    public var position: Duration? {
+        guard current != nil || preroll != nil else { return nil }
+        if preroll == nil, pendingSeek == nil, let live = playbin.queryPosition() { lastPosition = live }
+        return lastPosition
+    }
+
+    // MARK: Internals shared with bus handling
+
+    func startSeek(to position: Duration, exact: Bool, report: Bool) {
+        pendingSeek = (position, report)
+        lastPosition = position
+        playbin.seek(to: position, rate: rate, exact: exact)
+    }
+
+    /// Back to NULL (synchronous going down) and drop the old stream's queued messages, so nothing
+    /// of it is mistaken for the next item's. READY is not enough: after a type-finding error playbin
+    /// in READY fails the next URI too ("Could not determine type of stream", measured).
+    func teardown() {
+        playbin.setState(.null)
+        playbin.bus.dropPending()
+        recovery = nil
+        current = nil
+        preroll = nil
+        pendingSeek = nil
+        lastPosition = nil
+        pluginMissing = nil
+        outputWorked = false
+        forgetStreamInfo()
+    }
+
+    func forgetStreamInfo() {
+        sentTags = TrackTags()
+        sentDuration = nil
+        sentSeekable = nil
+    }
+
+    func emit(_ event: AudioEngineEvent) {
+        delegate?.engine(self, didEmit: event)
+    }
+}

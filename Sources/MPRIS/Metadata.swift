@@ -1,65 +1,79 @@
+import Foundation
 import DBus
 import PlayerCore
 
-/// Object paths of queue entries (`mpris:trackid`, TrackList ids, org.quaver.Quaver1 ids).
-///
-/// MPRIS.md rule 5: a path per queue entry, outside the reserved `/org/mpris/` prefix; the element is
-/// the `TrackID` raw value, which is never reused, so a stale id never names another entry.
-public enum TrackPath {
+/// MPRIS `mpris:trackid` values: `/org/quaver/Track/<n>` from the queue entry's `TrackID`, so a path is new for
+/// every entry and stable while it is queued. Never under `/org/mpris/`, which the spec reserves (MPRIS.md rule 5).
+enum TrackPath {
     static let prefix = "/org/quaver/Track/"
+    /// The spec's "no track" marker: AddTrack after it inserts at the start.
+    static let noTrack: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
-    /// MPRIS's "no track": TrackList.AddTrack's AfterTrack meaning "at the start", GetQueue with no current track.
-    public static let noTrack: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
-
-    public static func path(of id: TrackID) -> ObjectPath {
-        // Digits only after a valid prefix: always a valid object path.
-        try! ObjectPath(prefix + String(id.rawValue))
+    static func path(of id: TrackID) -> ObjectPath {
+        // Digits after a fixed valid prefix always make a valid path.
+        ObjectPath(stringLiteral: prefix + String(id.rawValue))
     }
 
-    /// The track a path names, or nil for any other path (NoTrack included).
-    public static func trackID(_ path: ObjectPath) -> TrackID? {
-        let text = path.rawValue
-        guard text.hasPrefix(prefix), let raw = UInt64(text.dropFirst(prefix.count)) else { return nil }
-        return TrackID(raw)
+    /// The id a path names, or nil for anything that is not one of ours (a stale or foreign client value).
+    static func id(of path: ObjectPath) -> TrackID? {
+        guard path.rawValue.hasPrefix(prefix) else { return nil }
+        return UInt64(path.rawValue.dropFirst(prefix.count)).map(TrackID.init)
     }
 }
 
-/// MPRIS `Metadata` of a queue entry, in one place for Player.Metadata, TrackList.GetTracksMetadata and
-/// org.quaver.Quaver1.GetQueue. Types follow MPRIS.md rule 11; unknown fields are left out, not sent empty,
-/// except `xesam:title`, which GNOME Shell needs (the file name stands in).
-public struct TrackMetadata {
-    /// Where embedded covers are written for `mpris:artUrl`; nil leaves art out (a whole-queue listing
-    /// would otherwise look for folder covers beside every file).
-    public let artwork: ArtworkCache?
+/// The MPRIS Metadata map of a track (MPRIS.md rule 11 gives the types), with the artwork URL looked up
+/// once per track and cover image rather than on every `Get`.
+final class MetadataMap {
+    private let artwork: ArtworkCache
+    private var artURLs: [TrackID: (cover: CoverImage?, url: String?)] = [:]
 
-    public init(artwork: ArtworkCache?) {
+    init(artwork: ArtworkCache) {
         self.artwork = artwork
     }
 
-    public func values(for track: Track) -> [String: DBusValue] {
+    func metadata(of track: Track) -> [String: DBusValue] {
         let tags = track.tags
-        var values: [String: DBusValue] = [
+        var entries: [String: DBusValue] = [
             "mpris:trackid": .objectPath(TrackPath.path(of: track.id)),
-            "xesam:title": .string(track.title),
-            "xesam:url": .string(track.uri),
+            "xesam:title": .string(clean(track.title)),
+            "xesam:url": .string(clean(track.uri)),
         ]
-        if let duration = track.duration { values["mpris:length"] = .int64(Self.microseconds(duration)) }
-        if !tags.artists.isEmpty { values["xesam:artist"] = .stringArray(tags.artists) }
-        if !tags.albumArtists.isEmpty { values["xesam:albumArtist"] = .stringArray(tags.albumArtists) }
-        if !tags.genres.isEmpty { values["xesam:genre"] = .stringArray(tags.genres) }
-        if !tags.composers.isEmpty { values["xesam:composer"] = .stringArray(tags.composers) }
-        if let album = tags.album { values["xesam:album"] = .string(album) }
-        if let number = tags.trackNumber { values["xesam:trackNumber"] = .int32(Int32(clamping: number)) }
-        if let number = tags.discNumber { values["xesam:discNumber"] = .int32(Int32(clamping: number)) }
-        if let art = artwork?.artURL(trackURI: track.uri, embedded: tags.coverImage) {
-            values["mpris:artUrl"] = .string(art)
+        if let length = track.duration { entries["mpris:length"] = .int64(length.microseconds) }
+        if let url = artURL(of: track) { entries["mpris:artUrl"] = .string(clean(url)) }
+        if let album = tags.album { entries["xesam:album"] = .string(clean(album)) }
+        if let number = tags.trackNumber { entries["xesam:trackNumber"] = .int32(Int32(clamping: number)) }
+        if let number = tags.discNumber { entries["xesam:discNumber"] = .int32(Int32(clamping: number)) }
+        for (key, list) in [("xesam:artist", tags.artists), ("xesam:albumArtist", tags.albumArtists),
+                            ("xesam:genre", tags.genres), ("xesam:composer", tags.composers)] where !list.isEmpty {
+            entries[key] = .stringArray(list.map(clean))
         }
-        return values
+        return entries
     }
 
-    /// MPRIS times are signed 64-bit microseconds (MPRIS.md rule 3).
-    public static func microseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    /// Forgets a track that left the queue.
+    func forget(_ id: TrackID) { artURLs[id] = nil }
+
+    private func artURL(of track: Track) -> String? {
+        let cover = track.tags.coverImage
+        if let known = artURLs[track.id], known.cover == cover { return known.url }
+        let url = artwork.artURL(trackURI: track.uri, embedded: cover)
+        artURLs[track.id] = (cover, url)
+        return url
+    }
+
+    /// Tag text may hold NUL, which a D-Bus string cannot carry (the whole reply would be refused).
+    private func clean(_ text: String) -> String {
+        text.contains("\0") ? text.replacingOccurrences(of: "\0", with: "") : text
+    }
+}
+
+extension Duration {
+    /// Signed 64-bit microseconds, as every MPRIS time is (rule 3); saturates instead of trapping.
+    var microseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        if overflow { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000_000).overflow
+            ? .max : whole + attoseconds / 1_000_000_000_000
     }
 }

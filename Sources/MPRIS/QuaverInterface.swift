@@ -1,55 +1,59 @@
 import DBus
-import EventLoop
 import PlayerCore
 
 /// `org.quaver.Quaver1`: what the CLI needs and MPRIS lacks — batch queue edits, the whole queue with
 /// metadata in one call, and the player's detailed state. Served beside the MPRIS interfaces on
 /// `/org/mpris/MediaPlayer2`; the `1` in the name is its version, so an incompatible change gets a new name.
 ///
-/// Track ids are the MPRIS ones (`TrackPath`), so ids from TrackList and from here can be mixed.
-/// Queue edits are all-or-nothing: every argument is checked before the queue is touched.
+/// It shares the MPRIS adapter's track ids (`TrackPath`), metadata map, URI checks and PropertiesChanged
+/// batching, so ids from TrackList and from here mix, and a command's changes reach clients in one signal
+/// per interface. Queue edits are all-or-nothing: every argument is checked before the queue is touched.
 public final class QuaverInterface: PlayerObserver {
     public static let name = "org.quaver.Quaver1"
 
-    let player: Player
-    let connection: Connection
-    let path: ObjectPath
-    let version: String
-    private let metadata = TrackMetadata(artwork: nil)
-    /// Property values last announced, so PropertiesChanged carries real changes only (MPRIS.md rule 6).
-    private var announced: [String: DBusValue] = [:]
-    private var flushScheduled = false
+    private let mpris: MPRISService
+    private let version: String
+    private var player: Player { mpris.player }
 
-    /// Register it with `player.addObserver` so its properties are announced; `version` is the daemon's.
-    public init(player: Player, connection: Connection, path: ObjectPath = "/org/mpris/MediaPlayer2",
-                version: String) {
-        self.player = player
-        self.connection = connection
-        self.path = path
+    /// Observes the player (held weakly by it: keep this object alive as long as the service).
+    public init(mpris: MPRISService, version: String) {
+        self.mpris = mpris
         self.version = version
-        announced = changingValues
+        mpris.batcher.watch(Self.name) { [weak self] in self?.signalledValues ?? [:] }
+        mpris.player.addObserver(self)
     }
 
+    /// Export it with the MPRIS ones: `mpris.exportedObject(adding: [quaver.description])`.
     public var description: InterfaceDescription {
         InterfaceDescription(name: Self.name, methods: methods, properties: properties)
+    }
+
+    public func playerDidChange(_ change: PlayerChange) {
+        switch change {
+        case .state, .buffering, .trackFailed, .tracksAdded, .trackRemoved, .queueReplaced:
+            mpris.batcher.markChanged(Self.name)
+        default:
+            break
+        }
     }
 
     // MARK: Properties
 
     private var properties: [InterfaceDescription.Property] {
-        typealias Property = InterfaceDescription.Property
-        let changing = changingNames.map { name in
-            Property(name: name, type: Self.types[name]!) { [unowned self] in changingValues[name]! }
+        let signalled = Self.signalledTypes.map { name, type in
+            InterfaceDescription.Property(name: name, type: type) { [weak self] in
+                guard let value = self?.signalledValues[name] else { throw DBusError.failed("the player is shutting down") }
+                return value
+            }
         }
-        return changing + [Property(name: "Version", type: "s") { [unowned self] in .string(version) }]
+        return signalled + [InterfaceDescription.Property(name: "Version", type: "s") { [version] in .string(version) }]
     }
 
-    private static let types: [String: Signature] = ["State": "s", "BufferingPercent": "i", "LastError": "s",
-                                                     "QueueLength": "u"]
-    private let changingNames = ["State", "BufferingPercent", "LastError", "QueueLength"]
+    private static let signalledTypes: [(String, Signature)] = [("State", "s"), ("BufferingPercent", "i"),
+                                                                ("LastError", "s"), ("QueueLength", "u")]
 
-    /// Every property that can change, read from the player.
-    private var changingValues: [String: DBusValue] {
+    /// Every property that can change, read from the player; Version never changes.
+    private var signalledValues: [String: DBusValue] {
         ["State": .string(player.state.rawValue),
          "BufferingPercent": .int32(Int32(clamping: player.bufferingPercent)),
          "LastError": .string(lastErrorText),
@@ -59,62 +63,52 @@ public final class QuaverInterface: PlayerObserver {
     /// `title: kind: message` of the latest failure, empty when nothing failed.
     private var lastErrorText: String {
         guard let (id, error) = player.lastError else { return "" }
-        return player.track(id).map { "\($0.title): \(error)" } ?? "\(error)"
-    }
-
-    /// A command's changes arrive one by one: they are announced together once it has finished.
-    public func playerDidChange(_ change: PlayerChange) {
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        EventLoop.main.post { [weak self] in self?.announceChanges() }
-    }
-
-    private func announceChanges() {
-        flushScheduled = false
-        let now = changingValues
-        let changed = now.filter { announced[$0.key] != $0.value }
-        announced = now
-        guard !changed.isEmpty else { return }
-        try? connection.emitPropertiesChanged(path: path, interface: Self.name, changed: changed)
+        let text = player.track(id).map { "\($0.title): \(error)" } ?? "\(error)"
+        return text.replacingOccurrences(of: "\0", with: "")  // a D-Bus string cannot carry NUL
     }
 
     // MARK: Methods
 
     private var methods: [InterfaceDescription.Method] {
-        typealias Method = InterfaceDescription.Method
         typealias Argument = InterfaceDescription.Argument
         return [
-            Method(name: "AddTracks", inputs: [Argument("uris", "as"), Argument("position", "s"), Argument("play", "b")],
-                   outputs: [Argument("ids", "ao")]) { [unowned self] call in
-                let args = call.arguments
-                return [try addTracks(args[0].stringArrayValue ?? [], at: try position(args[1].stringValue ?? ""),
-                                  play: args[2].boolValue ?? false)]
+            method("AddTracks", [Argument("uris", "as"), Argument("position", "s"), Argument("play", "b")],
+                   outputs: [Argument("ids", "ao")]) { this, args in
+                [try this.addTracks(args[0].stringArrayValue ?? [], at: try this.position(args[1].stringValue ?? ""),
+                                    play: args[2].boolValue ?? false)]
             },
-            Method(name: "ReplaceQueue", inputs: [Argument("uris", "as"), Argument("play", "b")],
-                   outputs: [Argument("ids", "ao")]) { [unowned self] call in
-                [try replaceQueue(call.arguments[0].stringArrayValue ?? [], play: call.arguments[1].boolValue ?? false)]
+            method("ReplaceQueue", [Argument("uris", "as"), Argument("play", "b")], outputs: [Argument("ids", "ao")]) {
+                this, args in [try this.replaceQueue(args[0].stringArrayValue ?? [], play: args[1].boolValue ?? false)]
             },
-            Method(name: "RemoveTracks", inputs: [Argument("ids", "ao")]) { [unowned self] call in
-                let ids = try queuedTracks(call.arguments[0].arrayValue ?? [])
-                ids.forEach(player.remove)
+            method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
+                try this.queuedTracks(args[0].arrayValue ?? []).forEach(this.player.remove)
                 return []
             },
-            Method(name: "MoveTrack", inputs: [Argument("id", "o"), Argument("after", "o")]) { [unowned self] call in
-                let id = try queuedTracks([call.arguments[0]])[0]
-                let after = call.arguments[1]
-                let target = after.objectPathValue == TrackPath.noTrack
-                    ? QueuePosition.start : .after(try queuedTracks([after])[0])
-                player.move(id, to: target)
+            method("MoveTrack", [Argument("id", "o"), Argument("after", "o")]) { this, args in
+                let id = try this.queuedTracks([args[0]])[0]
+                let target = args[1].objectPathValue == TrackPath.noTrack
+                    ? QueuePosition.start : .after(try this.queuedTracks([args[1]])[0])
+                this.player.move(id, to: target)
                 return []
             },
-            Method(name: "Clear") { [unowned self] _ in
-                player.clear()
+            method("Clear") { this, _ in
+                this.player.clear()
                 return []
             },
-            Method(name: "GetQueue", outputs: [Argument("tracks", "a(oa{sv})"), Argument("current", "o")]) {
-                [unowned self] _ in queue
+            method("GetQueue", outputs: [Argument("tracks", "a(oa{sv})"), Argument("current", "o")]) { this, _ in
+                this.queue
             },
         ]
+    }
+
+    /// A method whose handler holds this object weakly (the connection keeps the exported object alive).
+    private func method(_ name: String, _ inputs: [InterfaceDescription.Argument] = [],
+                        outputs: [InterfaceDescription.Argument] = [],
+                        _ body: @escaping (QuaverInterface, [DBusValue]) throws -> [DBusValue]) -> InterfaceDescription.Method {
+        InterfaceDescription.Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            return try body(self, call.arguments)
+        }
     }
 
     /// `end`, `next` (after the current track; the end when there is none) or `start`.
@@ -128,7 +122,7 @@ public final class QuaverInterface: PlayerObserver {
     }
 
     private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool) throws -> DBusValue {
-        try QueueURI.checkAll(uris)
+        try checkAll(uris)
         let ids = player.add(uris, at: position)
         if play, let first = ids.first {
             player.goTo(first)
@@ -139,16 +133,28 @@ public final class QuaverInterface: PlayerObserver {
 
     /// `play` false keeps Playing, Paused or Stopped as it was (`Player.replace`).
     private func replaceQueue(_ uris: [String], play: Bool) throws -> DBusValue {
-        try QueueURI.checkAll(uris)
+        try checkAll(uris)
         let ids = player.replace(with: uris)
         if play { player.play() }
         return .objectPathArray(ids.map(TrackPath.path))
     }
 
+    /// The checks of OpenUri and AddTrack, for a whole batch; the error names the first refused item.
+    private func checkAll(_ uris: [String]) throws {
+        for (index, uri) in uris.enumerated() {
+            do {
+                _ = try OpenableURI.check(uri)
+            } catch let error as DBusError {
+                let shown = uri.count > 200 ? String(uri.prefix(200)) + "…" : uri
+                throw DBusError.invalidArgs("item \(index + 1) \"\(shown)\": \(error.message); the queue is unchanged")
+            }
+        }
+    }
+
     /// The tracks named by `paths`, or InvalidArgs naming the first one that is not queued.
     private func queuedTracks(_ paths: [DBusValue]) throws -> [TrackID] {
         try paths.map { value in
-            guard let path = value.objectPathValue, let id = TrackPath.trackID(path), player.track(id) != nil else {
+            guard let id = mpris.queuedTrack(value) else {
                 throw DBusError.invalidArgs("\(value.stringValue ?? "?") is not a track in the queue")
             }
             return id
@@ -157,7 +163,7 @@ public final class QuaverInterface: PlayerObserver {
 
     private var queue: [DBusValue] {
         let entries = player.tracks.map { track in
-            DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), .variantDictionary(metadata.values(for: track))])
+            DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), mpris.metadata(of: track.id)])
         }
         let current = player.currentTrackID.map(TrackPath.path) ?? TrackPath.noTrack
         return [.array(element: "(oa{sv})", entries), .objectPath(current)]

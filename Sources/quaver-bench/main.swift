@@ -5,7 +5,7 @@ struct QuaverBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quaver-bench",
         abstract: "Measure Quaver against its floors.",
-        subcommands: [DBusRoundTrip.self, EnginePlayback.self])
+        subcommands: [DBusRoundTrip.self, DBusBenchService.self, EnginePlayback.self, EnginePlaybackChild.self])
 }
 
 QuaverBench.main()

@@ -6,8 +6,9 @@ import PlayerCore
 import TestSupport
 import XCTest
 
-/// A player with the fake engine and org.quaver.Quaver1 exported under quaverd's bus name, in the test
-/// process on `EventLoop.main`, on a fresh private bus; clients are other processes (python, quaver).
+/// A player with the fake engine, the MPRIS adapter and org.quaver.Quaver1 exported under quaverd's bus
+/// name as quaverd wires them, in the test process on `EventLoop.main`, on a fresh private bus; clients
+/// are other processes (python, quaver).
 final class QuaverService {
     static let busName = "org.mpris.MediaPlayer2.quaver"
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
@@ -16,6 +17,7 @@ final class QuaverService {
     let connection: Connection
     let engine = FakeEngine()
     let player: Player
+    let mpris: MPRISService
     let interface: QuaverInterface
     let media: TemporaryDirectory
 
@@ -24,9 +26,11 @@ final class QuaverService {
         media = try TemporaryDirectory(prefix: "quaver-media")
         connection = try Connection(address: bus.address)
         player = Player(engine: engine)
-        interface = QuaverInterface(player: player, connection: connection, version: "1.2.3-test")
-        player.addObserver(interface)
-        connection.export(ExportedObject(path: Self.path, interfaces: [interface.description]))
+        mpris = MPRISService(player: player, connection: connection, configuration: .init(
+            supportedMimeTypes: ["audio/flac"], artwork: ArtworkCache(directory: media.url.appendingPathComponent("art")),
+            quit: {}))
+        interface = QuaverInterface(mpris: mpris, version: "1.2.3-test")
+        connection.export(mpris.exportedObject(adding: [interface.description]))
         try connection.requestName(Self.busName)
     }
 

@@ -20,7 +20,7 @@ final class QuaverInterfaceTests: XCTestCase {
         """)
         let returned = try JSONDecoder().decode([[String]].self, from: Data(output.utf8)).flatMap { $0 }
         XCTAssertEqual(service.queueURIs, [uris[2], uris[0], uris[3], uris[1], uris[4]])
-        let paths = Dictionary(uniqueKeysWithValues: service.player.tracks.map { ($0.uri, TrackPath.path(of: $0.id).rawValue) })
+        let paths = Dictionary(uniqueKeysWithValues: service.player.tracks.map { ($0.uri, "/org/quaver/Track/\($0.id.rawValue)") })
         XCTAssertEqual(returned, uris.map { paths[$0]! })
         XCTAssertEqual(service.player.currentTrack?.uri, uris[4], "play=true makes the first added current")
         XCTAssertEqual(service.player.status, .playing)
@@ -47,8 +47,8 @@ final class QuaverInterfaceTests: XCTestCase {
             XCTAssertTrue(line.hasPrefix("org.freedesktop.DBus.Error.InvalidArgs: "), String(line))
         }
         XCTAssertTrue(lines[0].contains("item 2 \"ftp://host/x.mp3\""), String(lines[0]))
-        XCTAssertTrue(lines[1].contains("No such file"), String(lines[1]))
-        XCTAssertTrue(lines[2].contains("is a folder"), String(lines[2]))
+        XCTAssertTrue(lines[1].contains("no such file"), String(lines[1]))
+        XCTAssertTrue(lines[2].contains("not a regular file"), String(lines[2]))
         XCTAssertTrue(lines[5].contains("not a regular file"), String(lines[5]))
         XCTAssertTrue(lines[8].contains("\"middle\""), String(lines[8]))
         XCTAssertEqual(service.queueURIs, [good])

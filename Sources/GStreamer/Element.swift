@@ -1,0 +1,103 @@
+import CGStreamer
+import CGLib
+import CShims
+
+/// A `GstElement` we hold a reference to; `gst_object_unref` when released.
+public final class Element {
+    public let pointer: UnsafeMutablePointer<GstElement>
+
+    /// Takes a new or floating reference (`gst_object_ref_sink`), as factories and the parser return them.
+    public init(sinking pointer: UnsafeMutablePointer<GstElement>) {
+        self.pointer = pointer
+        gst_object_ref_sink(pointer)
+    }
+
+    deinit { gst_object_unref(pointer) }
+
+    /// `gst_element_factory_make`; fails when the plugin that provides `factory` is not installed.
+    public static func make(_ factory: String, name: String? = nil) throws -> Element {
+        guard let made = gst_element_factory_make(factory, name) else {
+            throw GStreamerError(domain: .core, code: Int32(GST_CORE_ERROR_MISSING_PLUGIN.rawValue),
+                                 message: "No GStreamer element \"\(factory)\" (plugin missing?)")
+        }
+        return Element(sinking: made)
+    }
+
+    /// `gst_parse_bin_from_description` with ghost pads for unlinked pads, so that a pipeline
+    /// fragment such as `audioconvert ! wavenc ! filesink location=x.wav` acts as one sink element.
+    public static func parseBin(_ description: String) throws -> Element {
+        var error: UnsafeMutablePointer<GError>?
+        let made = gst_parse_bin_from_description(description, 1, &error)
+        if let error { throw GStreamerError(taking: error, debug: nil) }
+        guard let made else { throw GStreamerError(domain: .core, code: 0, message: "Cannot parse \(description)") }
+        return Element(sinking: made)
+    }
+
+    /// Parses `description` as a single element (`gst_parse_launch`) or, if it has links, as a bin.
+    public static func parse(_ description: String) throws -> Element {
+        if description.contains("!") { return try parseBin(description) }
+        var error: UnsafeMutablePointer<GError>?
+        let made = gst_parse_launch(description, &error)
+        if let made, error == nil { return Element(sinking: made) }
+        if let made { gst_object_unref(made) }
+        if let error { throw GStreamerError(taking: error, debug: nil) }
+        throw GStreamerError(domain: .core, code: 0, message: "Cannot parse \(description)")
+    }
+
+    /// `gst_object_get_name`.
+    public var name: String { objectName(pointer) }
+
+    /// Sets any property from text (`gst_util_set_object_arg`): strings, numbers, flags
+    /// (`"audio+soft-volume"`), enums, even structures (`"props,media.role=music"`).
+    public func set(_ property: String, _ text: String) {
+        gst_util_set_object_arg(gobject, property, text)
+    }
+
+    /// Sets a `gdouble` property (`g_object_set_property`).
+    public func set(_ property: String, _ value: Double) {
+        var gvalue = GValue()
+        g_value_init(&gvalue, quaver_g_type_double())
+        g_value_set_double(&gvalue, value)
+        g_object_set_property(gobject, property, &gvalue)
+        g_value_unset(&gvalue)
+    }
+
+    /// Sets an object property such as playbin's `audio-sink` (`g_object_set_property`).
+    public func set(_ property: String, _ element: Element) {
+        var gvalue = GValue()
+        g_value_init(&gvalue, quaver_g_type_object())
+        g_value_set_object(&gvalue, element.pointer)
+        g_object_set_property(gobject, property, &gvalue)
+        g_value_unset(&gvalue)
+    }
+
+    /// The element's bus (`gst_element_get_bus`).
+    public var bus: Bus { Bus(owning: gst_element_get_bus(pointer)) }
+
+    /// Whether `object` is this element or inside it (`gst_object_has_as_ancestor`).
+    public func contains(_ object: UnsafeMutablePointer<GstObject>) -> Bool {
+        let me = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self)
+        return object == me || gst_object_has_as_ancestor(object, me) != 0
+    }
+
+    var gobject: UnsafeMutablePointer<GObject> {
+        UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self)
+    }
+}
+
+/// `gst_object_get_name`, freed after copying.
+func objectName<T>(_ object: UnsafeMutablePointer<T>) -> String {
+    guard let name = gst_object_get_name(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GstObject.self))
+    else { return "" }
+    defer { g_free(name) }
+    return String(cString: name)
+}
+
+extension Element {
+    /// Whether the element's class has a property called `name` (`g_object_class_find_property`).
+    public func hasProperty(_ name: String) -> Bool {
+        let instance = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self)
+        let objectClass = UnsafeMutableRawPointer(instance.pointee.g_class).assumingMemoryBound(to: GObjectClass.self)
+        return g_object_class_find_property(objectClass, name) != nil
+    }
+}

@@ -1,0 +1,42 @@
+import CGStreamer
+import CGLib
+
+extension Element {
+    /// Connects `handler` to a signal whose C handler takes only the instance and user data, such as
+    /// playbin's `about-to-finish` (`g_signal_connect_data`). The handler runs on whatever thread emits
+    /// the signal (a streaming thread for `about-to-finish`). Connected while the guard lives.
+    public func connect(_ signal: String, _ handler: @escaping () -> Void) -> SignalConnection {
+        let box = Unmanaged.passRetained(SignalHandler(handler)).toOpaque()
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+            Unmanaged<SignalHandler>.fromOpaque(data!).takeUnretainedValue().body()
+        }
+        let id = g_signal_connect_data(gobject, signal, unsafeBitCast(callback, to: GCallback.self), box,
+                                       { data, _ in Unmanaged<SignalHandler>.fromOpaque(data!).release() },
+                                       GConnectFlags(rawValue: 0))
+        return SignalConnection(element: self, id: id)
+    }
+}
+
+/// A connected signal handler; released or `cancel()`ed, it is disconnected (`g_signal_handler_disconnect`).
+public final class SignalConnection {
+    private var element: Element?
+    private let id: gulong
+
+    init(element: Element, id: gulong) {
+        self.element = element
+        self.id = id
+    }
+
+    public func cancel() {
+        guard let element else { return }
+        g_signal_handler_disconnect(element.gobject, id)
+        self.element = nil
+    }
+
+    deinit { cancel() }
+}
+
+private final class SignalHandler {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}

@@ -1,0 +1,45 @@
+import CGStreamer
+import CGLib
+
+/// A `GstTagList`; `gst_tag_list_unref` when released.
+public final class TagList {
+    public let pointer: UnsafeMutablePointer<GstTagList>
+
+    init(owning pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
+
+    deinit { gst_tag_list_unref(pointer) }
+
+    /// Every string value of `tag` (`gst_tag_list_get_tag_size`, `gst_tag_list_get_string_index`).
+    public func strings(_ tag: String) -> [String] {
+        (0..<gst_tag_list_get_tag_size(pointer, tag)).compactMap { index in
+            var value: UnsafeMutablePointer<gchar>?
+            guard gst_tag_list_get_string_index(pointer, tag, index, &value) != 0, let value else { return nil }
+            defer { g_free(value) }
+            return String(cString: value)
+        }
+    }
+
+    /// `gst_tag_list_get_uint`.
+    public func unsigned(_ tag: String) -> UInt32? {
+        var value: guint = 0
+        return gst_tag_list_get_uint(pointer, tag, &value) != 0 ? UInt32(value) : nil
+    }
+
+    /// The first sample under `tag` (such as `"image"`, GST_TAG_IMAGE) as its bytes and the caps'
+    /// media type (`gst_tag_list_get_sample_index`, `gst_buffer_map`).
+    public func sample(_ tag: String) -> (bytes: [UInt8], mediaType: String)? {
+        var sample: OpaquePointer?
+        guard gst_tag_list_get_sample_index(pointer, tag, 0, &sample) != 0, let sample else { return nil }
+        defer { gst_sample_unref(sample) }
+        guard let buffer = gst_sample_get_buffer(sample) else { return nil }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
+        defer { gst_buffer_unmap(buffer, &map) }
+        let bytes = map.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(map.size))) } ?? []
+        var mediaType = ""
+        if let caps = gst_sample_get_caps(sample), gst_caps_get_size(caps) > 0 {
+            mediaType = String(cString: gst_structure_get_name(gst_caps_get_structure(caps, 0)))
+        }
+        return (bytes, mediaType)
+    }
+}

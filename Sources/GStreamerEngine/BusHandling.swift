@@ -1,0 +1,94 @@
+import EventLoop
+import GStreamer
+import PlayerCore
+
+/// Turns playbin's bus messages into engine events (loop thread).
+extension GStreamerEngine {
+    func handle(_ message: Message) {
+        switch message.kind {
+        case .streamStart: streamStarted()
+        case .asyncDone: asyncDone()
+        case .durationChanged: reportStreamInfo()
+        case .tags(let list) where message.isFromSink: tagsArrived(list)
+        case .buffering(let percent): emit(.buffering(percent: percent))
+        case .endOfStream: if let current { emit(.endOfStream(current.id)) }
+        case .error(let error): failed(error, from: message)
+        case .missingPlugin(let description): pluginMissing = description
+        case .requestState(.paused): emit(.interruption(began: true))
+        case .requestState(.playing): emit(.interruption(began: false))
+        default: break
+        }
+    }
+
+    /// The oldest item handed to playbin is now heard (or, while loading, prerolled).
+    private func streamStarted() {
+        guard let item = handover.streamStarted() else { return }
+        let restarted = recovery != nil && item == current
+        current = item
+        if restarted { return }
+        forgetStreamInfo()
+        emit(.trackStarted(item.id))
+        if preroll == nil {
+            // A gapless successor starts with a rate-1 segment and no ASYNC_DONE of its own.
+            if rate != 1 { startSeek(to: .zero, exact: true, report: false) }
+            reportStreamInfo()
+        }
+    }
+
+    private func asyncDone() {
+        outputWorked = true
+        if let start = preroll {
+            preroll = nil
+            if start.position > .zero || rate != 1 {
+                startSeek(to: start.position, exact: true, report: start.reportSeek)
+            }
+            if start.playing { playbin.setState(.playing) }
+            finishRecovery()
+        } else if let seek = pendingSeek {
+            pendingSeek = nil
+            let landed = playbin.queryPosition() ?? seek.target
+            lastPosition = landed
+            if seek.report { emit(.seekCompleted(landed)) }
+        }
+        reportStreamInfo()
+    }
+
+    /// Duration and seekability, each reported when it changes (`gst_element_query_duration`, SEEKING).
+    func reportStreamInfo() {
+        guard let current else { return }
+        if let duration = playbin.queryDuration(), duration != sentDuration {
+            sentDuration = duration
+            emit(.duration(current.id, duration))
+        }
+        if let seekable = playbin.querySeekable(), seekable != sentSeekable {
+            sentSeekable = seekable
+            emit(.seekable(current.id, seekable))
+        }
+    }
+
+    /// TAG messages repeat with the full list: report only what changed.
+    private func tagsArrived(_ list: TagList) {
+        guard let current else { return }
+        var merged = sentTags
+        merged.merge(list)
+        guard merged != sentTags else { return }
+        sentTags = merged
+        emit(.tags(current.id, merged))
+    }
+
+    /// Reports the first error of a stream once (GStreamer repeats them) and leaves the pipeline in
+    /// READY, ready for the next load. A lost sound server is recovered instead (see Recovery.swift).
+    private func failed(_ error: GStreamerError, from message: Message) {
+        let fromOutput = message.source.map(output.contains) ?? false
+        if fromOutput && (outputWorked || recovery != nil) {
+            outputLost()
+            return
+        }
+        guard let item = handover.pending ?? current else { return }
+        let kind = EngineError.Kind(error, fromOutput: fromOutput, pluginMissing: pluginMissing != nil, uri: item.uri)
+        let text = pluginMissing.map { "no GStreamer plugin installed for \($0)" } ?? error.message
+        teardown()
+        handover.reset(loading: nil)
+        emit(.failed(item.id, EngineError(kind, "\(item.uri): \(text)")))
+    }
+}

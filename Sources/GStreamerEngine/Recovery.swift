@@ -1,0 +1,40 @@
+import EventLoop
+import GStreamer
+import PlayerCore
+
+/// Sound server lost while playing: the pipeline is dead (repeated errors). NULL → PAUSED → seek →
+/// PLAYING brings it back (PLATFORM.md), so the engine retries every second, as an interruption:
+/// `.interruption(began: true)` now, `.interruption(began: false)` once the output plays again.
+extension GStreamerEngine {
+    static let recoveryInterval = 1.0
+
+    func outputLost() {
+        guard recovery == nil || preroll != nil else { return }  // already waiting for the next attempt
+        let resumeAt = preroll?.position ?? position ?? .zero
+        let firstLoss = recovery == nil
+        playbin.setState(.null)
+        playbin.bus.dropPending()
+        preroll = nil
+        pendingSeek = nil
+        if firstLoss { emit(.interruption(began: true)) }
+        recovery = EventLoop.main.schedule(after: Self.recoveryInterval) { [weak self] in
+            self?.reconnect(at: resumeAt)
+        }
+    }
+
+    private func reconnect(at position: Duration) {
+        guard let current else { recovery = nil; return }
+        handover.reset(loading: current)
+        preroll = (position, wantsPlaying, false)
+        lastPosition = position
+        playbin.set("uri", current.uri)
+        playbin.setState(.paused)
+    }
+
+    /// Called when a preroll completes: if it was a reconnection, the interruption is over.
+    func finishRecovery() {
+        guard recovery != nil else { return }
+        recovery = nil
+        emit(.interruption(began: false))
+    }
+}

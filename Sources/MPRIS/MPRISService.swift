@@ -1,0 +1,160 @@
+// The MPRIS adapter: the object at /org/mpris/MediaPlayer2, one file per interface.
+//
+//   D-Bus client ──method / Properties.Set──▶ interface handlers ──commands──▶ Player (core)
+//        ▲                                                                     │
+//        └── PropertiesChanged (PropertiesBatcher, once per loop turn) ◀── PlayerChange
+//        └── Seeked, TrackList signals ◀─────────────────────────────────────┘
+//
+// Handlers and getters only read and command the core; nothing here keeps playback state of its own,
+// so what clients read is always what the core holds (Position is read live on every Get).
+import DBus
+import EventLoop
+import Logging
+import PlayerCore
+
+public final class MPRISService: PlayerObserver {
+    public static let busName = "org.mpris.MediaPlayer2.quaver"
+    public static let objectPath: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let rootInterface = "org.mpris.MediaPlayer2"
+    static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+
+    public struct Configuration {
+        /// SupportedMimeTypes: what the installed GStreamer can decode.
+        public var supportedMimeTypes: [String]
+        public var artwork: ArtworkCache
+        /// Called by the root interface's Quit.
+        public var quit: () -> Void
+
+        public init(supportedMimeTypes: [String], artwork: ArtworkCache, quit: @escaping () -> Void) {
+            self.supportedMimeTypes = supportedMimeTypes
+            self.artwork = artwork
+            self.quit = quit
+        }
+    }
+
+    let player: Player
+    let connection: Connection
+    let configuration: Configuration
+    let metadataMap: MetadataMap
+    let log = Logger(label: "quaver.mpris")
+    private(set) lazy var batcher = PropertiesBatcher { [weak self] interface, changed, invalidated in
+        self?.emitPropertiesChanged(interface, changed, invalidated)
+    }
+    /// Tracks whose metadata changed this loop turn: one TrackMetadataChanged each at the flush.
+    var tracksWithNewMetadata: [TrackID] = []
+
+    /// The three MPRIS interfaces, to export at `objectPath` together with any interfaces of our own.
+    public private(set) var interfaces: [InterfaceDescription] = []
+
+    public init(player: Player, connection: Connection, configuration: Configuration) {
+        self.player = player
+        self.connection = connection
+        self.configuration = configuration
+        metadataMap = MetadataMap(artwork: configuration.artwork)
+        interfaces = [makeRootInterface(), makePlayerInterface(), makeTrackListInterface()]
+        batcher.watch(Self.playerInterface) { [weak self] in self?.signalledPlayerProperties() ?? [:] }
+        batcher.beforeFlush.append { [weak self] in self?.emitTrackMetadataChanges() }
+        player.addObserver(self)
+    }
+
+    /// The exported object with the MPRIS interfaces followed by `extraInterfaces` (the daemon's own).
+    public func exportedObject(adding extraInterfaces: [InterfaceDescription] = []) -> ExportedObject {
+        ExportedObject(path: Self.objectPath, interfaces: interfaces + extraInterfaces)
+    }
+
+    public func playerDidChange(_ change: PlayerChange) {
+        switch change {
+        case .seeked(let position):
+            emit(Self.playerInterface, "Seeked", [.int64(position.microseconds)])
+        case .tracksAdded(let ids, let after):
+            trackListChanged { announceAdded(ids, after: after) }
+        case .trackRemoved(let id):
+            metadataMap.forget(id)
+            trackListChanged { emit(Self.trackListInterface, "TrackRemoved", [.objectPath(TrackPath.path(of: id))]) }
+        case .trackMoved, .queueReplaced:
+            trackListChanged { announceReplaced() }
+        case .metadata(let id):
+            if !tracksWithNewMetadata.contains(id) { tracksWithNewMetadata.append(id) }
+            batcher.markChanged(Self.playerInterface)
+        case .trackFailed(let id, let error):
+            log.warning("cannot play \(player.track(id)?.uri ?? "\(id)"): \(error)")
+        case .status, .state, .currentTrack, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
+            batcher.markChanged(Self.playerInterface)
+        }
+    }
+
+    private func trackListChanged(_ announce: () -> Void) {
+        announce()
+        batcher.invalidate("Tracks", in: Self.trackListInterface)
+        batcher.markChanged(Self.playerInterface)  // CanGoNext and CanGoPrevious follow the queue
+    }
+
+    func emit(_ interface: String, _ name: String, _ arguments: [DBusValue]) {
+        do {
+            try connection.emitSignal(path: Self.objectPath, interface: interface, name: name, arguments: arguments)
+        } catch {
+            log.error("cannot send \(interface).\(name): \(error)")
+        }
+    }
+
+    private func emitPropertiesChanged(_ interface: String, _ changed: [String: DBusValue], _ invalidated: [String]) {
+        do {
+            try connection.emitPropertiesChanged(path: Self.objectPath, interface: interface, changed: changed,
+                                                 invalidated: invalidated)
+        } catch {
+            log.error("cannot send PropertiesChanged for \(interface): \(error)")
+        }
+    }
+}
+
+// MARK: Helpers for the interface files
+
+extension MPRISService {
+    typealias Method = InterfaceDescription.Method
+    typealias Property = InterfaceDescription.Property
+    typealias Argument = InterfaceDescription.Argument
+
+    /// A method whose handler holds the service weakly (the connection keeps the exported object alive).
+    func method(_ name: String, _ inputs: [Argument] = [], outputs: [Argument] = [],
+                _ body: @escaping (MPRISService, [DBusValue]) throws -> [DBusValue]) -> Method {
+        Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            return try body(self, call.arguments)
+        }
+    }
+
+    /// A method with no reply values.
+    func command(_ name: String, _ inputs: [Argument] = [], _ body: @escaping (MPRISService, [DBusValue]) throws -> Void)
+        -> Method {
+        method(name, inputs) { service, arguments in
+            try body(service, arguments)
+            return []
+        }
+    }
+
+    func property(_ name: String, _ type: Signature, _ get: @escaping (MPRISService) -> DBusValue,
+                  set: ((MPRISService, DBusValue) throws -> Void)? = nil) -> Property {
+        let getter: () throws -> DBusValue = { [weak self] in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            return get(self)
+        }
+        guard let set else { return Property(name: name, type: type, get: getter) }
+        return Property(name: name, type: type, access: .readWrite, get: getter) { [weak self] value in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            try set(self, value)
+        }
+    }
+
+    /// The track a client names, or nil for NoTrack, a foreign path or a track no longer queued.
+    func queuedTrack(_ value: DBusValue) -> TrackID? {
+        guard let path = value.objectPathValue, let id = TrackPath.id(of: path), player.track(id) != nil else {
+            return nil
+        }
+        return id
+    }
+
+    func metadata(of id: TrackID?) -> DBusValue {
+        .variantDictionary(id.flatMap(player.track).map(metadataMap.metadata) ?? [:])
+    }
+}

@@ -1,0 +1,48 @@
+import DBus
+import Foundation
+import Glibc
+
+/// What the daemon agrees to queue: a URI with one of `schemes`, and for `file:` a readable regular file.
+/// Checked before the queue changes, so a refused OpenUri or AddTrack leaves it as it was. Content that
+/// only looks like media (random bytes named .mp3) can only be found out by playing it: the core then
+/// reports the track as failed and skips it.
+public enum OpenableURI {
+    /// Exactly what is advertised as SupportedUriSchemes.
+    public static let schemes = ["file", "http", "https"]
+
+    /// The URI to queue, or a D-Bus error saying why not.
+    public static func check(_ text: String) throws -> String {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw DBusError.invalidArgs("not a URI: \(excerpt(text))")
+        }
+        guard schemes.contains(scheme) else {
+            throw DBusError.notSupported("URI scheme '\(excerpt(scheme))' is not supported (supported: \(schemes.joined(separator: ", ")))")
+        }
+        if scheme == "file" { try checkLocalFile(url) }
+        else if url.host?.isEmpty ?? true { throw DBusError.invalidArgs("no host in \(excerpt(text))") }
+        return text
+    }
+
+    /// A command-line argument as a URI: absolute or relative paths become `file://` URIs.
+    public static func uri(forArgument argument: String) -> String {
+        if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return argument }
+        return URL(fileURLWithPath: argument).standardizedFileURL.absoluteString
+    }
+
+    private static func checkLocalFile(_ url: URL) throws {
+        let path = url.path
+        var status = stat()
+        guard !path.isEmpty, stat(path, &status) == 0 else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.FileNotFound", message: "no such file: \(excerpt(path))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw DBusError.invalidArgs("not a regular file: \(excerpt(path))")
+        }
+        guard access(path, R_OK) == 0 else { throw DBusError.accessDenied("cannot read \(excerpt(path))") }
+    }
+
+    /// Error texts quote at most 200 characters: a client may send a megabyte.
+    private static func excerpt(_ text: String) -> String {
+        text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}

@@ -1,0 +1,127 @@
+import DBus
+import PlayerCore
+
+/// `org.mpris.MediaPlayer2.Player`: transport, position, rate, volume, loop and shuffle (MPRIS 2.2).
+extension MPRISService {
+    func makePlayerInterface() -> InterfaceDescription {
+        InterfaceDescription(name: Self.playerInterface, methods: [
+            command("Next") { service, _ in service.player.next() },
+            command("Previous") { service, _ in service.previous() },
+            command("Pause") { service, _ in service.player.pause() },
+            command("PlayPause") { service, _ in service.player.togglePlayPause() },
+            command("Stop") { service, _ in service.player.stop() },
+            command("Play") { service, _ in service.player.play() },
+            command("Seek", [Argument("Offset", "x")]) { service, arguments in
+                service.player.seek(by: .microseconds(arguments[0].int64Value ?? 0))
+            },
+            command("SetPosition", [Argument("TrackId", "o"), Argument("Position", "x")]) { service, arguments in
+                // A stale id is ignored, as the spec says; the core ignores positions outside the track.
+                guard let id = service.queuedTrack(arguments[0]) else { return }
+                service.player.setPosition(.microseconds(arguments[1].int64Value ?? -1), of: id)
+            },
+            command("OpenUri", [Argument("Uri", "s")]) { service, arguments in
+                try service.open(arguments[0].stringValue ?? "")
+            },
+        ], properties: playerProperties, signals: [
+            SignalDescription(name: "Seeked", arguments: [Argument("Position", "x")]),
+        ])
+    }
+
+    private var playerProperties: [Property] {
+        [
+            property("PlaybackStatus", "s") { .string($0.playbackStatus) },
+            property("LoopStatus", "s", { .string($0.loopStatus) }, set: { try $0.setLoopStatus($1) }),
+            property("Rate", "d", { .double($0.player.rate) }, set: { try $0.setRate($1) }),
+            property("Shuffle", "b", { .boolean($0.player.isShuffled) }, set: { $0.player.setShuffle($1.boolValue ?? false) }),
+            property("Metadata", "a{sv}") { $0.metadata(of: $0.player.currentTrackID) },
+            property("Volume", "d", { .double($0.player.volume) }, set: { try $0.setVolume($1) }),
+            property("Position", "x") { .int64($0.player.position.microseconds) },
+            property("MinimumRate", "d") { _ in .double(Player.rateRange.lowerBound) },
+            property("MaximumRate", "d") { _ in .double(Player.rateRange.upperBound) },
+            property("CanGoNext", "b") { .boolean($0.player.canGoNext) },
+            property("CanGoPrevious", "b") { .boolean($0.canGoPrevious) },
+            property("CanPlay", "b") { .boolean($0.player.canPlay) },
+            property("CanPause", "b") { .boolean($0.player.canPause) },
+            property("CanSeek", "b") { .boolean($0.player.canSeek) },
+            // Quaver is always controllable; the spec says CanControl never changes.
+            property("CanControl", "b") { _ in .boolean(true) },
+        ]
+    }
+
+    /// What PropertiesChanged reports for this interface: every property except Position (MPRIS.md rule 1)
+    /// and the constant ones.
+    func signalledPlayerProperties() -> [String: DBusValue] {
+        [
+            "PlaybackStatus": .string(playbackStatus),
+            "LoopStatus": .string(loopStatus),
+            "Rate": .double(player.rate),
+            "Shuffle": .boolean(player.isShuffled),
+            "Metadata": metadata(of: player.currentTrackID),
+            "Volume": .double(player.volume),
+            "CanGoNext": .boolean(player.canGoNext),
+            "CanGoPrevious": .boolean(canGoPrevious),
+            "CanPlay": .boolean(player.canPlay),
+            "CanPause": .boolean(player.canPause),
+            "CanSeek": .boolean(player.canSeek),
+        ]
+    }
+
+    var playbackStatus: String {
+        switch player.status {
+        case .playing: return "Playing"
+        case .paused: return "Paused"
+        case .stopped: return "Stopped"
+        }
+    }
+
+    var loopStatus: String {
+        switch player.loopMode {
+        case .none: return "None"
+        case .track: return "Track"
+        case .playlist: return "Playlist"
+        }
+    }
+
+    /// True whenever there is a current track: Previous then always does something — it goes back, or
+    /// restarts the track when there is nothing before it. playerctl refuses `previous` while this is false.
+    var canGoPrevious: Bool { player.currentTrackID != nil }
+
+    func previous() {
+        guard let current = player.currentTrackID else { return }
+        if player.canGoPrevious || player.position > Player.restartThreshold {
+            player.previous()
+        } else {
+            player.setPosition(.zero, of: current)
+        }
+    }
+
+    private func setLoopStatus(_ value: DBusValue) throws {
+        switch value.stringValue {
+        case "None": player.setLoopMode(.none)
+        case "Track": player.setLoopMode(.track)
+        case "Playlist": player.setLoopMode(.playlist)
+        default: throw DBusError.invalidArgs("LoopStatus must be None, Track or Playlist")
+        }
+    }
+
+    /// Rate 0 means Pause (MPRIS.md rule 7); other values outside MinimumRate…MaximumRate, and NaN, are refused.
+    private func setRate(_ value: DBusValue) throws {
+        let rate = value.doubleValue ?? .nan
+        if rate == 0 { return player.pause() }
+        do { try player.setRate(rate) } catch { throw DBusError.invalidArgs("\(error)") }
+    }
+
+    /// Linear volume; the core clamps to 0…1 and refuses NaN.
+    private func setVolume(_ value: DBusValue) throws {
+        do { try player.setVolume(value.doubleValue ?? .nan) } catch { throw DBusError.invalidArgs("\(error)") }
+    }
+
+    /// OpenUri: queued right after the current track and played; a refused URI leaves the queue as it was.
+    func open(_ text: String) throws {
+        let uri = try OpenableURI.check(text)
+        let position = player.currentTrackID.map(QueuePosition.after) ?? .end
+        guard let id = player.add([uri], at: position).first else { return }
+        player.goTo(id)
+        player.play()
+    }
+}

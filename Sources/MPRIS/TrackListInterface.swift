@@ -1,0 +1,74 @@
+import DBus
+import PlayerCore
+
+/// `org.mpris.MediaPlayer2.TrackList`: the queue. `Tracks` is signalled by invalidation only (MPRIS.md rule 6);
+/// the four signals say what changed. A move has no signal of its own in MPRIS: it is a TrackListReplaced.
+extension MPRISService {
+    func makeTrackListInterface() -> InterfaceDescription {
+        InterfaceDescription(name: Self.trackListInterface, methods: [
+            method("GetTracksMetadata", [Argument("TrackIds", "ao")], outputs: [Argument("Metadata", "aa{sv}")]) {
+                service, arguments in
+                // Ids no longer queued are left out rather than failing the whole call.
+                let ids = (arguments[0].arrayValue ?? []).compactMap(service.queuedTrack)
+                return [.array(element: "a{sv}", ids.map(service.metadata(of:)))]
+            },
+            command("AddTrack", [Argument("Uri", "s"), Argument("AfterTrack", "o"), Argument("SetAsCurrent", "b")]) {
+                service, arguments in
+                try service.addTrack(arguments[0].stringValue ?? "", after: arguments[1],
+                                     setAsCurrent: arguments[2].boolValue ?? false)
+            },
+            command("RemoveTrack", [Argument("TrackId", "o")]) { service, arguments in
+                if let id = service.queuedTrack(arguments[0]) { service.player.remove(id) }
+            },
+            command("GoTo", [Argument("TrackId", "o")]) { service, arguments in
+                if let id = service.queuedTrack(arguments[0]) { service.player.goTo(id) }
+            },
+        ], properties: [
+            property("Tracks", "ao") { .objectPathArray($0.player.tracks.map { TrackPath.path(of: $0.id) }) },
+            property("CanEditTracks", "b") { _ in .boolean(true) },
+        ], signals: [
+            SignalDescription(name: "TrackListReplaced", arguments: [Argument("Tracks", "ao"), Argument("CurrentTrack", "o")]),
+            SignalDescription(name: "TrackAdded", arguments: [Argument("Metadata", "a{sv}"), Argument("AfterTrack", "o")]),
+            SignalDescription(name: "TrackRemoved", arguments: [Argument("TrackId", "o")]),
+            SignalDescription(name: "TrackMetadataChanged", arguments: [Argument("TrackId", "o"), Argument("Metadata", "a{sv}")]),
+        ])
+    }
+
+    /// AddTrack: after `after` (NoTrack: at the start); an unknown track or a refused URI changes nothing.
+    private func addTrack(_ text: String, after: DBusValue, setAsCurrent: Bool) throws {
+        let uri = try OpenableURI.check(text)
+        let position: QueuePosition
+        if after.objectPathValue == TrackPath.noTrack {
+            position = .start
+        } else if let id = queuedTrack(after) {
+            position = .after(id)
+        } else {
+            throw DBusError.invalidArgs("AfterTrack \(after.stringValue ?? "") is not in the track list")
+        }
+        guard let id = player.add([uri], at: position).first else { return }
+        if setAsCurrent { player.goTo(id) }
+    }
+
+    func announceAdded(_ ids: [TrackID], after: TrackID?) {
+        var previous = after.map(TrackPath.path(of:)) ?? TrackPath.noTrack
+        for id in ids {
+            emit(Self.trackListInterface, "TrackAdded", [metadata(of: id), .objectPath(previous)])
+            previous = TrackPath.path(of: id)
+        }
+    }
+
+    func announceReplaced() {
+        let current = player.currentTrackID.map(TrackPath.path(of:)) ?? TrackPath.noTrack
+        emit(Self.trackListInterface, "TrackListReplaced",
+             [.objectPathArray(player.tracks.map { TrackPath.path(of: $0.id) }), .objectPath(current)])
+    }
+
+    /// One TrackMetadataChanged per track whose metadata changed during the loop turn.
+    func emitTrackMetadataChanges() {
+        let ids = tracksWithNewMetadata
+        tracksWithNewMetadata = []
+        for id in ids where player.track(id) != nil {
+            emit(Self.trackListInterface, "TrackMetadataChanged", [.objectPath(TrackPath.path(of: id)), metadata(of: id)])
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import DBus
+import EventLoop
+import Foundation
+import TestSupport
+import XCTest
+
+/// The real quaverd on a private bus, with its own cache, state, config and home in a temporary folder,
+/// playing into `fakesink sync=true` (real time, no sound server), driven by an in-process client and playerctl.
+final class RunningDaemon {
+    static let name = "org.mpris.MediaPlayer2.quaver"
+    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let root = "org.mpris.MediaPlayer2"
+    static let player = "org.mpris.MediaPlayer2.Player"
+    static let trackList = "org.mpris.MediaPlayer2.TrackList"
+    static let properties = "org.freedesktop.DBus.Properties"
+    static var executable: String { productsDirectory.appendingPathComponent("quaverd").path }
+
+    let bus: PrivateBus
+    let home: TemporaryDirectory
+    let process: ChildProcess
+    let client: Connection
+
+    /// Starts quaverd with `items` queued and waits until it owns its name.
+    init(_ items: [String] = [], bus: PrivateBus? = nil) throws {
+        self.bus = try bus ?? PrivateBus()
+        home = try TemporaryDirectory(prefix: "quaverd-home")
+        process = try ChildProcess(RunningDaemon.executable, ["--output", "fakesink sync=true"] + items,
+                                   environment: RunningDaemon.environment(bus: self.bus, home: home),
+                                   logDirectory: home.url)
+        client = try Connection(address: self.bus.address)
+        let client = client, process = process
+        guard eventually(timeout: 20, { !process.isRunning || RunningDaemon.hasOwner(client) }), process.isRunning else {
+            throw TestHarnessError("quaverd did not take its name: \(process.standardError)")
+        }
+    }
+
+    static func environment(bus: PrivateBus, home: TemporaryDirectory) -> [String: String] {
+        var environment = bus.environment
+        environment["HOME"] = home.path
+        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
+            environment[key] = home.path + "/" + folder
+        }
+        return environment
+    }
+
+    static func hasOwner(_ client: Connection) -> Bool {
+        let reply = try? client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                     interface: "org.freedesktop.DBus", method: "NameHasOwner", arguments: [.string(name)])
+        return reply?.first?.boolValue == true
+    }
+
+    var artDirectory: URL { home.url.appendingPathComponent("cache/quaver/art") }
+
+    // MARK: Client calls
+
+    @discardableResult
+    func call(_ method: String, _ arguments: [DBusValue] = [], on interface: String = RunningDaemon.player) throws
+        -> [DBusValue] {
+        try client.call(destination: RunningDaemon.name, path: RunningDaemon.path, interface: interface,
+                        method: method, arguments: arguments, timeout: 10)
+    }
+
+    func get(_ property: String, _ interface: String = RunningDaemon.player) throws -> DBusValue {
+        try call("Get", [.string(interface), .string(property)], on: RunningDaemon.properties)[0].unwrapped
+    }
+
+    func set(_ property: String, _ value: DBusValue, _ interface: String = RunningDaemon.player) throws {
+        try call("Set", [.string(interface), .string(property), .variant(value)], on: RunningDaemon.properties)
+    }
+
+    func getAll(_ interface: String = RunningDaemon.player) throws -> [String: DBusValue] {
+        try call("GetAll", [.string(interface)], on: RunningDaemon.properties)[0].dictionaryValue ?? [:]
+    }
+
+    /// The current Metadata with its variants unwrapped (the values keep their D-Bus types).
+    var metadata: [String: DBusValue] { ((try? get("Metadata").dictionaryValue) ?? [:]).mapValues(\.unwrapped) }
+    var status: String? { try? get("PlaybackStatus").stringValue }
+    var tracks: [String] { (try? get("Tracks", RunningDaemon.trackList).stringArrayValue) ?? [] }
+    var currentTrack: String? { metadata["mpris:trackid"]?.stringValue }
+    var positionSeconds: Double { Double((try? get("Position").int64Value) ?? -1) / 1_000_000 }
+
+    /// Waits until `condition` holds (the daemon works in another process).
+    func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool,
+                   file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(eventually(timeout: timeout, condition), "timed out waiting for \(what)", file: file, line: line)
+    }
+
+    // MARK: playerctl
+
+    /// Runs `playerctl -p quaver <arguments>` against this bus; returns trimmed standard output.
+    @discardableResult
+    func playerctl(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let result = try ChildProcess.run("playerctl", ["-p", "quaver"] + arguments, environment: bus.environment,
+                                          timeout: 20)
+        XCTAssertEqual(result.status, 0, "playerctl \(arguments) failed: \(result.stderr)", file: file, line: line)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The daemon still answers, with the queue it had.
+    func assertIntact(tracks expected: [String], file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(process.isRunning, "quaverd died: \(process.standardError)", file: file, line: line)
+        XCTAssertEqual(tracks, expected, "queue changed", file: file, line: line)
+        XCTAssertEqual((try? getAll())?.isEmpty, false, "GetAll(Player) failed", file: file, line: line)
+    }
+
+    deinit {
+        client.close()
+        process.stop()
+    }
+}
+
+/// Media for daemon tests: the shared fixtures plus a long tone (for `position 30`) and an untagged file.
+enum Media {
+    static func fixtures() throws -> Fixtures { try Fixtures.shared() }
+
+    /// 60 s of tone, untagged: long enough for absolute positions past 30 s.
+    static func longTone() throws -> URL {
+        let url = try fixtures().directory.appendingPathComponent("long tone.flac")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try Fixtures.run("sox", ["-q", "-n", "-r", "22050", "-c", "1", url.path, "synth", "60", "sine", "330",
+                                     "vol", "0.3"])
+        }
+        return url
+    }
+
+    static func uri(_ url: URL) -> String { url.absoluteString }
+}
