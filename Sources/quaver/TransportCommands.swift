@@ -46,9 +46,15 @@ struct Seek: ParsableCommand {
         abstract: "Seek to a time: seconds (`90`), `m:ss`, `h:mm:ss`, or relative `+N` / `-N` (also `+m:ss`).")
 
     @OptionGroup var options: ClientOptions
-    @Argument(help: "Where to go.") var target: String
+    /// Collected as unrecognized arguments, so that `-10` is read as a time and not as an option.
+    @Argument(parsing: .allUnrecognized, help: "Where to go.") var targets: [String]
+
+    func validate() throws {
+        guard targets.count == 1 else { throw ValidationError("give one time, e.g. 90, 1:30, +10 or -10") }
+    }
 
     func run() throws {
+        let target = targets[0]
         guard let parsed = TimeText.parseSeek(target) else {
             throw ValidationError("cannot read \"\(target)\" as a time: use 90, 1:30, +10 or -10")
         }
