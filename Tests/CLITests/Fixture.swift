@@ -81,14 +81,6 @@ final class QuaverService {
     }
 }
 
-/// Runs the loop until `condition` holds; a 10 ms tick wakes it for conditions about other processes.
-@discardableResult
-func pump(until condition: () -> Bool, timeout: Double) -> Bool {
-    let tick = EventLoop.main.schedule(after: 0.01, repeating: true) {}
-    defer { tick.cancel() }
-    return EventLoop.main.run(until: condition, timeout: timeout)
-}
-
 let pythonPrologue = """
 import dbus, sys, json
 bus = dbus.SessionBus()
