@@ -1,0 +1,171 @@
+import DBus
+import PlayerCore
+
+/// `org.quaver.Quaver1`: what the CLI needs and MPRIS lacks — batch queue edits, the whole queue with
+/// metadata in one call, and the player's detailed state. Served beside the MPRIS interfaces on
+/// `/org/mpris/MediaPlayer2`; the `1` in the name is its version, so an incompatible change gets a new name.
+///
+/// It shares the MPRIS adapter's track ids (`TrackPath`), metadata map, URI checks and PropertiesChanged
+/// batching, so ids from TrackList and from here mix, and a command's changes reach clients in one signal
+/// per interface. Queue edits are all-or-nothing: every argument is checked before the queue is touched.
+public final class QuaverInterface: PlayerObserver {
+    public static let name = "org.quaver.Quaver1"
+
+    private let mpris: MPRISService
+    private let version: String
+    private var player: Player { mpris.player }
+
+    /// Observes the player (held weakly by it: keep this object alive as long as the service).
+    public init(mpris: MPRISService, version: String) {
+        self.mpris = mpris
+        self.version = version
+        mpris.batcher.watch(Self.name) { [weak self] in self?.signalledValues ?? [:] }
+        mpris.player.addObserver(self)
+    }
+
+    /// Export it with the MPRIS ones: `mpris.exportedObject(adding: [quaver.description])`.
+    public var description: InterfaceDescription {
+        InterfaceDescription(name: Self.name, methods: methods, properties: properties)
+    }
+
+    public func playerDidChange(_ change: PlayerChange) {
+        switch change {
+        case .state, .buffering, .trackFailed, .tracksAdded, .trackRemoved, .queueReplaced:
+            mpris.batcher.markChanged(Self.name)
+        default:
+            break
+        }
+    }
+
+    // MARK: Properties
+
+    private var properties: [InterfaceDescription.Property] {
+        let signalled = Self.signalledTypes.map { name, type in
+            InterfaceDescription.Property(name: name, type: type) { [weak self] in
+                guard let value = self?.signalledValues[name] else { throw DBusError.failed("the player is shutting down") }
+                return value
+            }
+        }
+        return signalled + [InterfaceDescription.Property(name: "Version", type: "s") { [version] in .string(version) }]
+    }
+
+    private static let signalledTypes: [(String, Signature)] = [("State", "s"), ("BufferingPercent", "i"),
+                                                                ("LastError", "s"), ("QueueLength", "u")]
+
+    /// Every property that can change, read from the player; Version never changes.
+    private var signalledValues: [String: DBusValue] {
+        ["State": .string(player.state.rawValue),
+         "BufferingPercent": .int32(Int32(clamping: player.bufferingPercent)),
+         "LastError": .string(lastErrorText),
+         "QueueLength": .uint32(UInt32(clamping: player.tracks.count))]
+    }
+
+    /// `title: kind: message` of the latest failure, empty when nothing failed.
+    private var lastErrorText: String {
+        guard let (id, error) = player.lastError else { return "" }
+        let text = player.track(id).map { "\($0.title): \(error)" } ?? "\(error)"
+        return text.replacingOccurrences(of: "\0", with: "")  // a D-Bus string cannot carry NUL
+    }
+
+    // MARK: Methods
+
+    private var methods: [InterfaceDescription.Method] {
+        typealias Argument = InterfaceDescription.Argument
+        return [
+            method("AddTracks", [Argument("uris", "as"), Argument("position", "s"), Argument("play", "b")],
+                   outputs: [Argument("ids", "ao")]) { this, args in
+                [try this.addTracks(args[0].stringArrayValue ?? [], at: try this.position(args[1].stringValue ?? ""),
+                                    play: args[2].boolValue ?? false)]
+            },
+            method("ReplaceQueue", [Argument("uris", "as"), Argument("play", "b")], outputs: [Argument("ids", "ao")]) {
+                this, args in [try this.replaceQueue(args[0].stringArrayValue ?? [], play: args[1].boolValue ?? false)]
+            },
+            method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
+                try this.queuedTracks(args[0].arrayValue ?? []).forEach(this.player.remove)
+                return []
+            },
+            method("MoveTrack", [Argument("id", "o"), Argument("after", "o")]) { this, args in
+                let id = try this.queuedTracks([args[0]])[0]
+                let target = args[1].objectPathValue == TrackPath.noTrack
+                    ? QueuePosition.start : .after(try this.queuedTracks([args[1]])[0])
+                this.player.move(id, to: target)
+                return []
+            },
+            method("Clear") { this, _ in
+                this.player.clear()
+                return []
+            },
+            method("GetQueue", outputs: [Argument("tracks", "a(oa{sv})"), Argument("current", "o")]) { this, _ in
+                this.queue
+            },
+        ]
+    }
+
+    /// A method whose handler holds this object weakly (the connection keeps the exported object alive).
+    private func method(_ name: String, _ inputs: [InterfaceDescription.Argument] = [],
+                        outputs: [InterfaceDescription.Argument] = [],
+                        _ body: @escaping (QuaverInterface, [DBusValue]) throws -> [DBusValue]) -> InterfaceDescription.Method {
+        InterfaceDescription.Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            return try body(self, call.arguments)
+        }
+    }
+
+    /// `end`, `next` (after the current track; the end when there is none) or `start`.
+    private func position(_ text: String) throws -> QueuePosition {
+        switch text {
+        case "end": return .end
+        case "start": return .start
+        case "next": return player.currentTrackID.map { .after($0) } ?? .end
+        default: throw DBusError.invalidArgs("position must be \"end\", \"next\" or \"start\", not \"\(text)\"")
+        }
+    }
+
+    private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool) throws -> DBusValue {
+        try checkAll(uris)
+        let ids = player.add(uris, at: position)
+        if play, let first = ids.first {
+            player.goTo(first)
+            player.play()
+        }
+        return .objectPathArray(ids.map(TrackPath.path))
+    }
+
+    /// `play` false keeps Playing, Paused or Stopped as it was (`Player.replace`).
+    private func replaceQueue(_ uris: [String], play: Bool) throws -> DBusValue {
+        try checkAll(uris)
+        let ids = player.replace(with: uris)
+        if play { player.play() }
+        return .objectPathArray(ids.map(TrackPath.path))
+    }
+
+    /// The checks of OpenUri and AddTrack, for a whole batch; the error names the first refused item.
+    private func checkAll(_ uris: [String]) throws {
+        for (index, uri) in uris.enumerated() {
+            do {
+                _ = try OpenableURI.check(uri)
+            } catch let error as DBusError {
+                let shown = uri.count > 200 ? String(uri.prefix(200)) + "…" : uri
+                throw DBusError.invalidArgs("item \(index + 1) \"\(shown)\": \(error.message); the queue is unchanged")
+            }
+        }
+    }
+
+    /// The tracks named by `paths`, or InvalidArgs naming the first one that is not queued.
+    private func queuedTracks(_ paths: [DBusValue]) throws -> [TrackID] {
+        try paths.map { value in
+            guard let id = mpris.queuedTrack(value) else {
+                throw DBusError.invalidArgs("\(value.stringValue ?? "?") is not a track in the queue")
+            }
+            return id
+        }
+    }
+
+    private var queue: [DBusValue] {
+        let entries = player.tracks.map { track in
+            DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), mpris.metadata(of: track.id)])
+        }
+        let current = player.currentTrackID.map(TrackPath.path) ?? TrackPath.noTrack
+        return [.array(element: "(oa{sv})", entries), .objectPath(current)]
+    }
+}

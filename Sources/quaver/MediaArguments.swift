@@ -1,0 +1,14 @@
+import Foundation
+import Playlists
+
+/// Turns what the user typed (files, folders, playlists, URLs) into URIs for the daemon. Done here, not
+/// in quaverd, because relative paths belong to the user's working directory. Items that give nothing are
+/// reported on stderr; when nothing at all is left, the command fails.
+enum MediaArguments {
+    static func uris(for items: [String]) throws -> [String] {
+        let list = MediaSources.expand(items, workingDirectory: FileManager.default.currentDirectoryPath)
+        for skipped in list.skipped { Terminal.warn("skipped \(skipped)") }
+        guard !list.entries.isEmpty else { throw CLIError("nothing to queue in \(items.joined(separator: " "))") }
+        return list.entries.map(\.uri)
+    }
+}

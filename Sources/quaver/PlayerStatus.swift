@@ -1,0 +1,76 @@
+import DBus
+import EventLoop
+
+/// What `quaver status` shows, read from MPRIS Player and org.quaver.Quaver1 properties.
+struct PlayerStatus {
+    /// org.quaver.Quaver1 State (stopped, loading, buffering, playing, paused, failed).
+    var state: String
+    var track: TrackInfo?
+    /// Microseconds, as read at `readAt`.
+    var position: Int64
+    var rate: Double
+    var bufferingPercent: Int
+    var lastError: String
+    /// When `position` was read (monotonic microseconds): the base of the local extrapolation.
+    var readAt: Int64
+
+    init(player: [String: DBusValue], quaver: [String: DBusValue]) {
+        let metadata = player["Metadata"]?.dictionaryValue ?? [:]
+        track = metadata.isEmpty ? nil : TrackInfo(metadata)
+        state = quaver["State"]?.stringValue ?? player["PlaybackStatus"]?.stringValue?.lowercased() ?? "stopped"
+        position = player["Position"]?.int64Value ?? 0
+        rate = player["Rate"]?.doubleValue ?? 1
+        bufferingPercent = Int(quaver["BufferingPercent"]?.int64Value ?? 100)
+        lastError = quaver["LastError"]?.stringValue ?? ""
+        readAt = EventLoop.monotonicMicroseconds
+    }
+
+    static func read(_ client: PlayerClient) throws -> PlayerStatus {
+        PlayerStatus(player: try client.getAll(PlayerClient.player), quaver: try client.getAll(PlayerClient.quaver))
+    }
+
+    /// The position now: MPRIS sends no position updates (MPRIS.md rule 1), so clients extrapolate with Rate.
+    func position(at now: Int64) -> Int64 {
+        guard state == "playing" else { return position }
+        let elapsed = Int64(Double(now - readAt) * rate)
+        return track?.length.map { min(position + elapsed, $0) } ?? position + elapsed
+    }
+
+    /// `playing  Title – Artist  1:23 / 3:45`
+    func summary(at now: Int64) -> String {
+        guard let track else { return state == "failed" && !lastError.isEmpty ? "failed  \(lastError)" : state }
+        return "\(state)  \(track.label)  \(times(at: now))"
+    }
+
+    /// `▶ Title – Artist  [######--------------]  1:23 / 3:45`, with the network buffer for streams.
+    func liveLine(at now: Int64, barWidth: Int = 24) -> String {
+        let symbol = ["playing": "▶", "paused": "⏸", "loading": "…", "buffering": "…", "failed": "✗"][state] ?? "■"
+        guard let track else { return "\(symbol) \(state)" }
+        var line = "\(symbol) \(track.label)  \(bar(at: now, width: barWidth))  \(times(at: now))"
+        if bufferingPercent < 100 { line += "  buffering \(bufferingPercent)%" }
+        return line
+    }
+
+    private func times(at now: Int64) -> String {
+        let elapsed = TimeText.format(microseconds: position(at: now))
+        return track?.length.map { "\(elapsed) / \(TimeText.format(microseconds: $0))" } ?? elapsed
+    }
+
+    /// Elapsed part `#`, then the buffered part `=` while a stream refills, then `-`. Without a length
+    /// (live streams) the bar shows the buffer alone.
+    private func bar(at now: Int64, width: Int) -> String {
+        let buffered = bufferingPercent < 100 ? Double(bufferingPercent) / 100 : 0
+        guard let length = track?.length, length > 0 else {
+            return "[" + cells(0, buffered, width) + "]"
+        }
+        let played = Double(position(at: now)) / Double(length)
+        return "[" + cells(played, buffered * (1 - played), width) + "]"
+    }
+
+    private func cells(_ played: Double, _ buffered: Double, _ width: Int) -> String {
+        let playedCells = min(width, Int((played * Double(width)).rounded()))
+        let bufferedCells = min(width - playedCells, Int((buffered * Double(width)).rounded()))
+        return String(repeating: "#", count: playedCells) + String(repeating: "=", count: bufferedCells)
+            + String(repeating: "-", count: width - playedCells - bufferedCells)
+    }
+}

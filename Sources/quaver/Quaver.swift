@@ -1,0 +1,24 @@
+import ArgumentParser
+
+struct Quaver: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quaver",
+        abstract: "Control the Quaver music daemon (quaverd).",
+        subcommands: [Add.self, Play.self, QueueList.self, Remove.self, Move.self, Clear.self, Jump.self,
+                      Next.self, Previous.self, Pause.self, Toggle.self, Stop.self, Seek.self,
+                      Volume.self, Rate.self, Loop.self, Shuffle.self, Status.self])
+}
+
+/// Options every command takes.
+struct ClientOptions: ParsableArguments {
+    @Option(help: "D-Bus address of the bus quaverd is on (default: the session bus).")
+    var busAddress: String?
+
+    func connect() throws -> PlayerClient { try PlayerClient(busAddress: busAddress) }
+}
+
+/// A failure explained to the user; ArgumentParser prints it to stderr and exits with status 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

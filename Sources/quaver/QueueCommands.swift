@@ -1,0 +1,120 @@
+import ArgumentParser
+import DBus
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Queue files, folders (recursively, in natural order), .m3u/.m3u8/.pls playlists or http(s) URLs.")
+
+    @OptionGroup var options: ClientOptions
+    @Flag(help: "Queue after the current track instead of at the end.") var next = false
+    @Flag(help: "Queue at the start.") var start = false
+    @Flag(help: "Start playing the first added track.") var play = false
+    @Argument(help: "Files, folders, playlists or URLs.") var items: [String]
+
+    func validate() throws {
+        if next && start { throw ValidationError("--next and --start cannot be combined") }
+    }
+
+    func run() throws {
+        let uris = try MediaArguments.uris(for: items)
+        let client = try options.connect()
+        let position = next ? "next" : start ? "start" : "end"
+        let ids = try client.call(PlayerClient.quaver, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
+        let count = ids.first?.arrayValue?.count ?? 0
+        print("queued \(count) track\(count == 1 ? "" : "s")")
+    }
+}
+
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play; with items, replace the queue with them and play.")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Files, folders, playlists or URLs to play instead of the queue.") var items: [String] = []
+
+    func run() throws {
+        if items.isEmpty {
+            try options.connect().call(PlayerClient.player, "Play")
+        } else {
+            let uris = try MediaArguments.uris(for: items)
+            try options.connect().call(PlayerClient.quaver, "ReplaceQueue", [.stringArray(uris), .boolean(true)])
+        }
+    }
+}
+
+struct QueueList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "queue", abstract: "List the queue; the current track is marked with ▶.")
+
+    @OptionGroup var options: ClientOptions
+    @Flag(help: "Show track ids instead of indexes.") var ids = false
+
+    func run() throws {
+        let queue = try QueueSnapshot(try options.connect())
+        if queue.entries.isEmpty { return print("the queue is empty") }
+        let width = String(queue.entries.count).count
+        for (index, entry) in queue.entries.enumerated() {
+            let marker = entry.id == queue.current ? "▶" : " "
+            let number = String(index + 1)
+            let name = ids ? entry.id.rawValue : String(repeating: " ", count: width - number.count) + number
+            let length = entry.metadata.length.map { "  " + TimeText.format(microseconds: $0) } ?? ""
+            print("\(marker) \(name)  \(entry.metadata.label)\(length)")
+        }
+    }
+}
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Remove entries (1-based indexes or track ids).")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Indexes (as `quaver queue` shows them) or track ids.") var items: [String]
+
+    func run() throws {
+        let client = try options.connect()
+        let queue = try QueueSnapshot(client)
+        let ids = try items.map(queue.id(of:))
+        try client.call(PlayerClient.quaver, "RemoveTracks", [.objectPathArray(ids)])
+    }
+}
+
+struct Move: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Move an entry so that it ends up at a position.")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The entry: index or track id.") var item: String
+    @Argument(help: "Its new 1-based position.") var position: Int
+
+    func run() throws {
+        let client = try options.connect()
+        let queue = try QueueSnapshot(client)
+        let id = try queue.id(of: item)
+        guard (1...queue.entries.count).contains(position) else {
+            throw CLIError("position \(position) is outside 1…\(queue.entries.count)")
+        }
+        // MoveTrack names the entry to follow, counted in the queue without the moved one.
+        let others = queue.entries.map(\.id).filter { $0 != id }
+        let after = position == 1 ? PlayerClient.noTrack : others[position - 2]
+        try client.call(PlayerClient.quaver, "MoveTrack", [.objectPath(id), .objectPath(after)])
+    }
+}
+
+struct Clear: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Empty the queue and stop.")
+    @OptionGroup var options: ClientOptions
+
+    func run() throws { try options.connect().call(PlayerClient.quaver, "Clear") }
+}
+
+struct Jump: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make an entry current (index or track id), keeping playing, paused or stopped.")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "Index (as `quaver queue` shows) or track id.") var item: String
+
+    func run() throws {
+        let client = try options.connect()
+        let id = try QueueSnapshot(client).id(of: item)
+        try client.call(PlayerClient.trackList, "GoTo", [.objectPath(id)])
+    }
+}

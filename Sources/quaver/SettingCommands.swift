@@ -1,0 +1,76 @@
+import ArgumentParser
+import DBus
+
+struct Volume: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show or set the volume: 0–100 (percent) or a fraction 0–1 (`0.5`); `1` means full volume.")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The new volume.") var value: String?
+
+    func run() throws {
+        let client = try options.connect()
+        if let value {
+            guard let volume = Self.parse(value) else { throw ValidationError("volume must be 0–100 or 0–1, not \(value)") }
+            try client.set(PlayerClient.player, "Volume", .double(volume))
+        }
+        let volume = try client.get(PlayerClient.player, "Volume").doubleValue ?? 0
+        print("volume \(Int((volume * 100).rounded()))%")
+    }
+
+    /// Values up to 1 are fractions, larger ones (and any with `%`) percent.
+    static func parse(_ text: String) -> Double? {
+        let percentSign = text.hasSuffix("%")
+        guard let number = Double(percentSign ? String(text.dropLast()) : text), number >= 0, number.isFinite
+        else { return nil }
+        let fraction = percentSign || number > 1 ? number / 100 : number
+        return fraction <= 1 ? fraction : nil
+    }
+}
+
+struct Rate: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set the playback rate (0.5–2).")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The new rate.") var value: Double?
+
+    func run() throws {
+        let client = try options.connect()
+        if let value { try client.set(PlayerClient.player, "Rate", .double(value)) }
+        print("rate \(try client.get(PlayerClient.player, "Rate").doubleValue ?? 1)")
+    }
+}
+
+struct Loop: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set looping: none, track or playlist.")
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case none, track, playlist
+        /// MPRIS LoopStatus values (MPRIS.md rule 9).
+        var loopStatus: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+    }
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "none, track or playlist.") var mode: Mode?
+
+    func run() throws {
+        let client = try options.connect()
+        if let mode { try client.set(PlayerClient.player, "LoopStatus", .string(mode.loopStatus)) }
+        print("loop \((try client.get(PlayerClient.player, "LoopStatus").stringValue ?? "").lowercased())")
+    }
+}
+
+struct Shuffle: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show or set shuffle: on or off.")
+
+    enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off }
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "on or off.") var state: Switch?
+
+    func run() throws {
+        let client = try options.connect()
+        if let state { try client.set(PlayerClient.player, "Shuffle", .boolean(state == .on)) }
+        print("shuffle \(try client.get(PlayerClient.player, "Shuffle").boolValue == true ? "on" : "off")")
+    }
+}

@@ -1,0 +1,37 @@
+/// Times as users read and type them. MPRIS counts in microseconds (MPRIS.md rule 3).
+enum TimeText {
+    /// `3:07`, or `1:02:03` past an hour.
+    static func format(microseconds: Int64) -> String {
+        let total = max(0, microseconds / 1_000_000)
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        let ss = seconds < 10 ? "0\(seconds)" : "\(seconds)"
+        if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(ss)" }
+        return "\(minutes):\(ss)"
+    }
+
+    /// A seek target: `+N` and `-N` are relative, `N` (seconds, decimals allowed), `m:ss` and `h:mm:ss` absolute.
+    enum SeekTarget: Equatable {
+        case relative(Int64)
+        case absolute(Int64)
+    }
+
+    static func parseSeek(_ text: String) -> SeekTarget? {
+        if let sign = text.first, sign == "+" || sign == "-" {
+            return parseClock(String(text.dropFirst())).map { .relative(sign == "-" ? -$0 : $0) }
+        }
+        return parseClock(text).map { .absolute($0) }
+    }
+
+    /// `N`, `m:ss` or `h:mm:ss` in microseconds; nil for anything else.
+    static func parseClock(_ text: String) -> Int64? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), let last = Double(parts.last!), last >= 0, last.isFinite else { return nil }
+        var minutes = 0.0  // hours and minutes folded into minutes
+        for part in parts.dropLast() {
+            guard let whole = Int(part), whole >= 0 else { return nil }
+            minutes = minutes * 60 + Double(whole)
+        }
+        let seconds = minutes * 60 + last
+        return Int64((seconds * 1_000_000).rounded())
+    }
+}
