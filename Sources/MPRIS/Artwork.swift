@@ -7,8 +7,12 @@ import PlayerCore
 /// (MPRIS.md), so an embedded cover is written once under `$XDG_CACHE_HOME/quaver/art/`, named by a hash of
 /// its bytes: the same image gets the same URL (clients cache by URL) and a new image a new one. Names never
 /// come from tag text, which could hold `/` or `..`.
-public struct ArtworkCache {
+public final class ArtworkCache {
     public let directory: URL
+    /// Folder path → its cover file, remembered for `folderCoverLifetime` seconds: a queue of 20 000 files in
+    /// one folder would otherwise list that folder 20 000 times. A cover added later shows up after that.
+    private var folderCovers: [String: (cover: URL?, checkedAt: Int64)] = [:]
+    static let folderCoverLifetime: Int64 = 60
 
     /// File names tried beside a local track when it has no embedded cover, in order of preference.
     static let folderCoverNames = ["cover", "folder", "front", "album", "albumart", "albumartsmall"]
@@ -52,6 +56,16 @@ public struct ArtworkCache {
     func folderCover(besides trackURI: String) -> URL? {
         guard let url = URL(string: trackURI), url.isFileURL else { return nil }
         let folder = url.deletingLastPathComponent()
+        let now = Int64(time(nil))
+        if let known = folderCovers[folder.path], now - known.checkedAt < ArtworkCache.folderCoverLifetime {
+            return known.cover
+        }
+        let cover = findCover(in: folder)
+        folderCovers[folder.path] = (cover, now)
+        return cover
+    }
+
+    private func findCover(in folder: URL) -> URL? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
         var byLowercaseName: [String: String] = [:]
         for name in names { byLowercaseName[name.lowercased()] = name }

@@ -49,7 +49,13 @@ extension MPRISService {
         if setAsCurrent { player.goTo(id) }
     }
 
+    /// One TrackAdded per track, each carrying full metadata, up to this many; a larger batch (a folder of
+    /// 20 000 files) is announced as one TrackListReplaced, so the loop is not busy for seconds marshalling
+    /// signals nobody reads track by track.
+    static let largestAnnouncedBatch = 64
+
     func announceAdded(_ ids: [TrackID], after: TrackID?) {
+        guard ids.count <= Self.largestAnnouncedBatch else { return announceReplaced() }
         var previous = after.map(TrackPath.path(of:)) ?? TrackPath.noTrack
         for id in ids {
             emit(Self.trackListInterface, "TrackAdded", [metadata(of: id), .objectPath(previous)])

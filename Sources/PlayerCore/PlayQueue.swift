@@ -23,11 +23,14 @@ public struct QueueEntry: Equatable, Sendable {
 struct PlayQueue {
     private(set) var tracks: [Track] = []
     private var lastID: UInt64 = 0
+    /// Where each id stands in `tracks`, so lookups stay O(1) with 20 000 tracks: MPRIS clients ask for
+    /// metadata of every track by id. Rebuilt by each edit that moves tracks (those are O(n) anyway).
+    private var positions: [TrackID: Int] = [:]
 
     var ids: [TrackID] { tracks.map(\.id) }
     var isEmpty: Bool { tracks.isEmpty }
 
-    func index(of id: TrackID) -> Int? { tracks.firstIndex { $0.id == id } }
+    func index(of id: TrackID) -> Int? { positions[id] }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
     func track(_ id: TrackID) -> Track? { index(of: id).map { tracks[$0] } }
 
@@ -42,6 +45,7 @@ struct PlayQueue {
             return Track(id: TrackID(lastID), uri: entry.uri, tags: entry.tags, duration: entry.duration)
         }
         tracks.insert(contentsOf: added, at: start)
+        reindex(from: start)
         return added.map(\.id)
     }
 
@@ -49,6 +53,8 @@ struct PlayQueue {
     mutating func remove(_ id: TrackID) -> Int? {
         guard let index = index(of: id) else { return nil }
         tracks.remove(at: index)
+        positions[id] = nil
+        reindex(from: index)
         return index
     }
 
@@ -57,12 +63,17 @@ struct PlayQueue {
         guard let from = index(of: id) else { return false }
         if case .after(let anchor) = position, anchor == id || !contains(anchor) { return false }
         let track = tracks.remove(at: from)
+        reindex(from: from)  // the anchor's position may have shifted
         let to = insertionIndex(for: position)!
         tracks.insert(track, at: to)
+        reindex(from: min(from, to))
         return to != from
     }
 
-    mutating func removeAll() { tracks.removeAll() }
+    mutating func removeAll() {
+        tracks.removeAll()
+        positions.removeAll()
+    }
 
     /// Applies `edit` to the track; returns whether anything about it changed.
     mutating func update(_ id: TrackID, _ edit: (inout Track) -> Void) -> Bool {
@@ -70,6 +81,10 @@ struct PlayQueue {
         let before = tracks[index]
         edit(&tracks[index])
         return tracks[index] != before
+    }
+
+    private mutating func reindex(from start: Int) {
+        for index in start..<tracks.count { positions[tracks[index].id] = index }
     }
 
     private func insertionIndex(for position: QueuePosition) -> Int? {

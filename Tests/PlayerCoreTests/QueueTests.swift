@@ -150,3 +150,25 @@ final class QueueTests: PlayerTestCase {
         XCTAssertEqual(recorder.drain().filter { $0 == .metadata(ids[0]) }.count, 3)
     }
 }
+
+/// Lookups by id go through an index kept beside the queue: after any mix of edits it must agree with
+/// the queue order itself.
+final class QueueIndexTests: PlayerTestCase {
+    func testLookupByIDAgreesWithQueueOrderAfterRandomEdits() {
+        var random = SeededGenerator(state: 7)
+        player.add((0..<40).map { "file:///music/\($0).flac" })
+        for step in 0..<300 {
+            let ids = player.tracks.map(\.id)
+            let pick = { ids[Int.random(in: 0..<ids.count, using: &random)] }
+            switch step % 4 {
+            case 0: player.move(pick(), to: .after(pick()))
+            case 1: player.move(pick(), to: Bool.random(using: &random) ? .start : .end)
+            case 2: player.remove(pick())
+            default: player.add(["file:///music/new-\(step).flac"], at: .after(pick()))
+            }
+            for (index, track) in player.tracks.enumerated() {
+                XCTAssertEqual(player.track(track.id), track, "step \(step), index \(index)")
+            }
+        }
+    }
+}
