@@ -30,8 +30,9 @@ final class Daemon {
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
                 artwork: ArtworkCache(directory: ArtworkCache.defaultDirectory()),
                 quit: { [weak self] in self?.stop("Quit was called") }))
-            // Interfaces of our own (org.quaver.Quaver1) join the MPRIS ones here, on the same object.
-            connection.export(service.exportedObject(adding: []))
+            // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
+            let quaver = QuaverInterface(mpris: service, version: Quaverd.version)
+            connection.export(service.exportedObject(adding: [quaver.description]))
             enqueue(options.items, into: player)
             let signals = [SIGTERM, SIGINT].map { signal in
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }
@@ -40,6 +41,7 @@ final class Daemon {
             log.info("serving \(MPRISService.busName) on \(options.busAddress ?? "the session bus")")
             EventLoop.main.run()
             signals.forEach { $0.cancel() }
+            withExtendedLifetime(quaver) {}  // the player holds its observers weakly
             shutDown(player, connection)
             return exitStatus
         } catch let error as ConnectionError {

@@ -4,9 +4,13 @@ import Logging
 
 /// The Quaver daemon: plays the queue and serves it over MPRIS on the session bus.
 struct Quaverd: ParsableCommand {
+    /// Published as org.quaver.Quaver1.Version.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "quaverd",
-        abstract: "Quaver music daemon: an MPRIS player (org.mpris.MediaPlayer2.quaver) on the session bus.")
+        abstract: "Quaver music daemon: an MPRIS player (org.mpris.MediaPlayer2.quaver) on the session bus.",
+        version: version)
 
     @Option(name: .customLong("output"),
             help: "GStreamer sink or sink pipeline to play into, e.g. \"pulsesink\" or \"fakesink sync=true\".")
