@@ -20,6 +20,7 @@ struct QuaverBench: ParsableCommand {
             DBusBenchService.self,
             EnginePlayback.self,
             EnginePlaybackChild.self,
+            NetworkPlayback.self,
         ])
 }
 

@@ -82,7 +82,7 @@ public final class NginxServer {
         """
     }
 
-    static func accepts(port: UInt16) -> Bool {
+    public static func accepts(port: UInt16) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

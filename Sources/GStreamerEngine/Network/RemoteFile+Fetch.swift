@@ -80,7 +80,10 @@ extension RemoteFile {
         switch head.status {
         case 200 where Self.isLive(head):
             guard !readySent else { throw RemoteFailure(kind: .network, text: "became a live stream", isFinal: true) }
-            lock.withLock { closed = true }
+            lock.withLock {
+                closed = true
+                discardOnClose = true
+            }
             report(.live)
             return nil
         case 200:
@@ -140,6 +143,6 @@ extension RemoteFile {
               let connection = try? HTTPConnection(url: url, headers: headers, timeout: options.connectTimeout)
         else { return }
         connection.cancel()
-        if connection.head.status == 200 { lock.withLock { stale = true } }
+        if connection.head.status == 200 { lock.withLock { discardOnClose = true } }
     }
 }

@@ -33,8 +33,9 @@ final class RemoteFile {
     var entry: CacheEntry?
     var source: AppSource?
     var closed = false
-    /// Set when a revalidation found a newer version: the entry is dropped once closed.
-    var stale = false
+    /// Set when a revalidation found a newer version, or the URL is a live stream: the entry is
+    /// dropped once closed.
+    var discardOnClose = false
     var connection: HTTPConnection?
     var readySent = false
     /// appsrc's read position, and the length it waits for there, if it waits.
@@ -199,7 +200,7 @@ final class RemoteFile {
     private func finish() {
         lock.withLock {
             guard let entry else { return }
-            if stale { entry.discard() } else { cache.release(entry) }
+            if discardOnClose { entry.discard() } else { cache.release(entry) }
         }
     }
 
