@@ -1,2 +1,3 @@
 #include <gst/gst.h>
 #include <gst/pbutils/pbutils.h>
+#include <gst/app/gstappsrc.h>

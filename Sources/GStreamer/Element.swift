@@ -12,6 +12,9 @@ public final class Element {
         gst_object_ref_sink(pointer)
     }
 
+    /// Takes over a full reference the caller already holds.
+    init(owning pointer: UnsafeMutablePointer<GstElement>) { self.pointer = pointer }
+
     deinit { gst_object_unref(pointer) }
 
     /// `gst_element_factory_make`; fails when the plugin that provides `factory` is not installed.

@@ -15,6 +15,22 @@ extension Element {
                                        GConnectFlags(rawValue: 0))
         return SignalConnection(element: self, id: id)
     }
+
+    /// Connects `handler` to a signal whose C handler also gets an element, such as playbin's
+    /// `source-setup` (the new source element). Runs on the emitting thread; connected while the guard lives.
+    public func connect(_ signal: String, _ handler: @escaping (Element) -> Void) -> SignalConnection {
+        let box = Unmanaged.passRetained(ElementSignalHandler(handler)).toOpaque()
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
+                                      UnsafeMutableRawPointer?) -> Void = { _, element, data in
+            guard let element else { return }
+            gst_object_ref(element)
+            Unmanaged<ElementSignalHandler>.fromOpaque(data!).takeUnretainedValue().body(Element(owning: element))
+        }
+        let id = g_signal_connect_data(gobject, signal, unsafeBitCast(callback, to: GCallback.self), box,
+                                       { data, _ in Unmanaged<ElementSignalHandler>.fromOpaque(data!).release() },
+                                       GConnectFlags(rawValue: 0))
+        return SignalConnection(element: self, id: id)
+    }
 }
 
 /// A connected signal handler; released or `cancel()`ed, it is disconnected (`g_signal_handler_disconnect`).
@@ -39,4 +55,9 @@ public final class SignalConnection {
 private final class SignalHandler {
     let body: () -> Void
     init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private final class ElementSignalHandler {
+    let body: (Element) -> Void
+    init(_ body: @escaping (Element) -> Void) { self.body = body }
 }

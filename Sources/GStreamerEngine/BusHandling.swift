@@ -26,6 +26,10 @@ extension GStreamerEngine {
         let restarted = recovery != nil && item == current
         current = item
         if restarted { return }
+        if let remote, remote.item != item {  // a gapless switch away from a cached remote file
+            closeRemoteFile()
+            liveStream = false
+        }
         forgetStreamInfo()
         emit(.trackStarted(item.id))
         if preroll == nil {
@@ -56,8 +60,10 @@ extension GStreamerEngine {
     /// Duration and seekability, each reported when it changes (`gst_element_query_duration`, SEEKING).
     func reportStreamInfo() {
         guard let current else { return }
+        if liveStream { return reportLiveStreamInfo() }
         if let duration = playbin.queryDuration(), duration != sentDuration {
             sentDuration = duration
+            remote?.file.setDuration(duration)
             emit(.duration(current.id, duration))
         }
         if let seekable = playbin.querySeekable(), seekable != sentSeekable {
@@ -71,6 +77,7 @@ extension GStreamerEngine {
         guard let current else { return }
         var merged = sentTags
         merged.merge(list)
+        if liveStream { merged.splitStreamTitle(list) }
         guard merged != sentTags else { return }
         sentTags = merged
         emit(.tags(current.id, merged))

@@ -19,11 +19,15 @@ public final class GStreamerEngine: AudioEngine {
         /// Shown by the sound server's mixer (pulsesink `stream-properties`).
         public var applicationName: String
         public var iconName: String
+        /// Cache, retries and timeouts for http(s) items.
+        public var network: NetworkOptions
 
-        public init(sink: String = "pulsesink", applicationName: String = "Quaver", iconName: String = "quaver") {
+        public init(sink: String = "pulsesink", applicationName: String = "Quaver", iconName: String = "quaver",
+                    network: NetworkOptions = NetworkOptions()) {
             self.sink = sink
             self.applicationName = applicationName
             self.iconName = iconName
+            self.network = network
         }
     }
 
@@ -34,6 +38,10 @@ public final class GStreamerEngine: AudioEngine {
     let handover = Handover()
     private var busWatch: BusWatch?
     private var aboutToFinish: SignalConnection?
+    private var sourceSetup: SignalConnection?
+    let network: NetworkOptions
+    /// The remote file the current `appsrc://` serves, shared with `source-setup`.
+    let remoteSlot = LockedValue<RemoteFile?>(nil)
 
     // Loop-thread state.
     /// The item whose stream has started, until stop/load/failure.
@@ -53,11 +61,19 @@ public final class GStreamerEngine: AudioEngine {
     /// sound server (recovered), an earlier one means there is none (reported as a failure).
     var outputWorked = false
     var recovery: LoopSource?
+    /// The cached remote file of the loaded item, and which `begin` made it (its events name it).
+    var remote: (file: RemoteFile, item: EngineItem, generation: Int)?
+    var remoteGeneration = 0
+    /// What playbin was given for the loaded item: its URI, or `appsrc://` for a cached remote file.
+    var playbinURI: String?
+    /// The loaded item is a live stream (radio): no length, not seekable, "Artist - Title" titles.
+    var liveStream = false
 
     /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer
     /// lacks playbin or the sink description does not parse; calls `gst_init` if nobody did.
     public init(configuration: Configuration = Configuration()) throws {
         GStreamer.initialize()
+        network = configuration.network
         playbin = try Element.make("playbin")
         output = try Element.parse(configuration.sink)
         playbin.set("flags", "audio+soft-volume")
@@ -74,12 +90,18 @@ public final class GStreamerEngine: AudioEngine {
         aboutToFinish = playbin.connect("about-to-finish") {
             if let next = handover.takeNext() { playbin.set("uri", next.uri) }
         }
+        let slot = remoteSlot
+        let network = network
+        sourceSetup = playbin.connect("source-setup") { source in
+            Self.setUpSource(source, slot: slot, network: network)
+        }
         busWatch = playbin.bus.watch { [weak self] message in self?.handle(message) }
     }
 
     deinit {
         aboutToFinish?.cancel()
         playbin.setState(.null)
+        remote?.file.close()
     }
 
     /// media.role=music lets the sound server apply its music policies (corking, per-role volume).
@@ -106,9 +128,7 @@ public final class GStreamerEngine: AudioEngine {
         handover.reset(loading: item)
         wantsPlaying = playing
         preroll = (position, playing, false)
-        playbin.set("uri", item.uri)
-        let startAtOnce = playing && position == .zero && rate == 1
-        playbin.setState(startAtOnce ? .playing : .paused)
+        begin(item)
     }
 
     public func prepareNext(_ item: EngineItem?) { handover.prepare(item) }
@@ -173,6 +193,9 @@ public final class GStreamerEngine: AudioEngine {
     func teardown() {
         playbin.setState(.null)
         playbin.bus.dropPending()
+        closeRemoteFile()
+        playbinURI = nil
+        liveStream = false
         recovery = nil
         current = nil
         preroll = nil

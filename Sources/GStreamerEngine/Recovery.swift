@@ -27,7 +27,7 @@ extension GStreamerEngine {
         handover.reset(loading: current)
         preroll = (position, wantsPlaying, false)
         lastPosition = position
-        playbin.set("uri", current.uri)
+        playbin.set("uri", playbinURI ?? current.uri)
         playbin.setState(.paused)
     }
 

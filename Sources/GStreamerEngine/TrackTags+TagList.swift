@@ -1,3 +1,4 @@
+import Foundation
 import GStreamer
 import PlayerCore
 
@@ -19,4 +20,18 @@ extension TrackTags {
     }
 
     private func nonEmpty(_ values: [String]) -> [String]? { values.isEmpty ? nil : values }
+}
+
+extension TrackTags {
+    /// Radio stations send "Artist - Title" as the title (ICY StreamTitle, read by icydemux): when `list`
+    /// brings such a title and no artist, split it, so clients show both fields.
+    mutating func splitStreamTitle(_ list: TagList) {
+        guard list.strings("artist").isEmpty, let raw = list.strings("title").first,
+              let dash = raw.range(of: " - ") else { return }
+        let artist = raw[..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
+        let title = raw[dash.upperBound...].trimmingCharacters(in: .whitespaces)
+        guard !artist.isEmpty, !title.isEmpty else { return }
+        artists = [artist]
+        self.title = title
+    }
 }

@@ -22,6 +22,7 @@ struct QuaverBench: ParsableCommand {
             EnginePlaybackChild.self,
             MPRISLatency.self,
             MPRISHammer.self,
+            NetworkPlayback.self,
         ])
 }
 

@@ -1,0 +1,171 @@
+import Foundation
+import Glibc
+
+/// One HTTP/1.1 GET over a plain TCP socket (`Connection: close`), read with blocking calls on the
+/// caller's thread. Small on purpose: the cache needs Range and conditional requests and the response
+/// head before the body; everything else (TLS, redirects, chunked bodies) is left to playbin's own source.
+/// `cancel()` from another thread wakes a blocked read (`shutdown`).
+final class HTTPConnection {
+    struct Head {
+        let status: Int
+        let reason: String
+        /// Shoutcast answers `ICY 200 OK` instead of `HTTP/1.x`.
+        let isICY: Bool
+        /// Lower-cased names.
+        let headers: [String: String]
+
+        var contentLength: UInt64? { headers["content-length"].flatMap { UInt64($0) } }
+        /// The total from `Content-Range: bytes 100-199/5000`.
+        var totalFromContentRange: UInt64? {
+            headers["content-range"].flatMap { $0.split(separator: "/").last }.flatMap { UInt64($0) }
+        }
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case badURL, resolve(String), connect(String), timeout, closed, malformed
+        var description: String {
+            switch self {
+            case .badURL: return "not an http:// URL"
+            case .resolve(let text): return "cannot resolve host: \(text)"
+            case .connect(let text): return "cannot connect: \(text)"
+            case .timeout: return "timed out"
+            case .closed: return "connection closed"
+            case .malformed: return "malformed HTTP response"
+            }
+        }
+    }
+
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    private(set) var head: Head!
+
+    /// Connects within `timeout` seconds, sends the request, and reads the response head.
+    init(url: String, headers: [(String, String)], timeout: Double) throws {
+        guard let parts = URLComponents(string: url), parts.scheme == "http", let host = parts.host else {
+            throw Failure.badURL
+        }
+        let port = parts.port ?? 80
+        fd = try Self.connect(host: host, port: port, timeout: timeout)
+        do {
+            Self.setReadTimeout(fd, timeout)
+            let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
+            let target = path + (parts.percentEncodedQuery.map { "?\($0)" } ?? "")
+            var request = "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nUser-Agent: Quaver\r\nConnection: close\r\n"
+            for (name, value) in headers { request += "\(name): \(value)\r\n" }
+            try send(Array((request + "\r\n").utf8))
+            head = try readHead()
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Wakes any blocked read; later reads return 0. Safe from any thread.
+    func cancel() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Reads body bytes into `buffer`; 0 at the end of the body. Throws on timeouts and errors.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if !pending.isEmpty {
+            let count = min(buffer.count, pending.count)
+            buffer.copyBytes(from: pending[..<count])
+            pending.removeFirst(count)
+            return count
+        }
+        let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+        if count < 0 { throw errno == EAGAIN || errno == EWOULDBLOCK ? Failure.timeout : Failure.connect(String(cString: strerror(errno))) }
+        return count
+    }
+
+    private func send(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw Failure.connect(String(cString: strerror(errno))) }
+            sent += count
+        }
+    }
+
+    private func readHead() throws -> Head {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let end = Self.headEnd(bytes) {
+                pending = Array(bytes[end...])
+                return try Self.parseHead(bytes[..<end])
+            }
+            guard bytes.count < 64 * 1024 else { throw Failure.malformed }
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { throw Failure.closed }
+            if count < 0 { throw errno == EAGAIN ? Failure.timeout : Failure.connect(String(cString: strerror(errno))) }
+            bytes += chunk[..<count]
+        }
+    }
+
+    private static func headEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in 3..<bytes.count where bytes[index - 3] == 13 && bytes[index - 2] == 10
+            && bytes[index - 1] == 13 && bytes[index] == 10 {
+            return index + 1
+        }
+        return nil
+    }
+
+    private static func parseHead(_ bytes: ArraySlice<UInt8>) throws -> Head {
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        let status = lines[0].split(separator: " ", maxSplits: 2)
+        guard status.count >= 2, let code = Int(status[1]) else { throw Failure.malformed }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Head(status: code, reason: status.count > 2 ? String(status[2]) : "", isICY: status[0] == "ICY",
+                    headers: headers)
+    }
+
+    private static func setReadTimeout(_ fd: Int32, _ seconds: Double) {
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - seconds.rounded(.down)) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// `getaddrinfo`, then a non-blocking `connect` bounded by `poll`, trying each address.
+    private static func connect(host: String, port: Int, timeout: Double) throws -> Int32 {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let list else { throw Failure.resolve(String(cString: gai_strerror(status))) }
+        defer { freeaddrinfo(list) }
+        var lastError = Failure.connect("no address")
+        var node: UnsafeMutablePointer<addrinfo>? = list
+        while let address = node {
+            node = address.pointee.ai_next
+            let fd = socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
+            guard fd >= 0 else { continue }
+            if let error = connect(fd, address.pointee, timeout: timeout) {
+                close(fd)
+                lastError = error
+                continue
+            }
+            return fd
+        }
+        throw lastError
+    }
+
+    private static func connect(_ fd: Int32, _ address: addrinfo, timeout: Double) -> Failure? {
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(fd, F_SETFL, flags) }
+        if Glibc.connect(fd, address.ai_addr, address.ai_addrlen) == 0 { return nil }
+        guard errno == EINPROGRESS else { return .connect(String(cString: strerror(errno))) }
+        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return .timeout }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        return error == 0 ? nil : .connect(String(cString: strerror(error)))
+    }
+}

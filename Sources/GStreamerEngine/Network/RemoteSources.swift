@@ -1,0 +1,103 @@
+import EventLoop
+import Foundation
+import GStreamer
+import PlayerCore
+
+extension GStreamerEngine {
+    /// How remote items are fetched.
+    public struct NetworkOptions: Sendable {
+        /// Where plain http files are kept while they play; `nil` leaves every remote URI to playbin's
+        /// own source (no cache, no resume).
+        public var cache: MediaCache?
+        /// Attempts after a failed request before the item fails (config `network.retries`).
+        public var retries: Int
+        /// Seconds to wait for a connection or for data (config `network.connect-timeout-seconds`).
+        public var connectTimeout: Double
+        /// Delay before the first retry; it doubles with each failure in a row.
+        public var retryDelay: Double
+
+        public init(cache: MediaCache? = nil, retries: Int = 3, connectTimeout: Double = 10, retryDelay: Double = 0.5) {
+            self.cache = cache
+            self.retries = retries
+            self.connectTimeout = connectTimeout
+            self.retryDelay = retryDelay
+        }
+    }
+
+    /// Starts `item`: cacheable http files first wait for their download's first answer (RemoteFile),
+    /// everything else goes to playbin as it is.
+    func begin(_ item: EngineItem) {
+        guard let cache = network.cache, RemoteFile.isCacheable(item.uri) else {
+            startPlaybin(item.uri)
+            return
+        }
+        remoteGeneration += 1
+        let generation = remoteGeneration
+        let file = RemoteFile(url: item.uri, cache: cache, options: network) { [weak self] event in
+            EventLoop.main.post { self?.remoteFileReported(event, generation: generation) }
+        }
+        remote = (file, item, generation)
+        remoteSlot.withLock { $0 = file }
+        file.start()
+    }
+
+    func startPlaybin(_ uri: String) {
+        playbinURI = uri
+        playbin.set("uri", uri)
+        let startAtOnce = preroll.map { $0.playing && $0.position == .zero } ?? wantsPlaying
+        playbin.setState(startAtOnce && rate == 1 ? .playing : .paused)
+    }
+
+    private func remoteFileReported(_ event: RemoteFileEvent, generation: Int) {
+        guard let remote, remote.generation == generation else { return }  // an earlier item's, on its way
+        switch event {
+        case .ready: if playbinURI == nil { startPlaybin("appsrc://") }
+        case .live:
+            closeRemoteFile()
+            liveStream = true
+            startPlaybin(remote.item.uri)
+        case .buffering(let percent): emit(.buffering(percent: percent))
+        case .failed(let kind, let text):
+            teardown()
+            handover.reset(loading: nil)
+            emit(.failed(remote.item.id, EngineError(kind, text)))
+        }
+    }
+
+    func closeRemoteFile() {
+        remote?.file.close()
+        remote = nil
+        remoteSlot.withLock { $0 = nil }
+    }
+
+    /// playbin's `source-setup` (any thread): our appsrc gets the remote file's bytes; playbin's own
+    /// http source gets the configured retries and timeout (souphttpsrc `retries`, `timeout`).
+    static func setUpSource(_ source: Element, slot: LockedValue<RemoteFile?>, network: NetworkOptions) {
+        if let appSource = AppSource(source) {
+            slot.withLock { $0 }?.attach(appSource)
+            return
+        }
+        if source.hasProperty("retries") { source.set("retries", "\(network.retries)") }
+        if source.hasProperty("timeout") { source.set("timeout", "\(Int(network.connectTimeout.rounded(.up)))") }
+    }
+
+    /// Live streams have no length and cannot be seeked; say so once, as the contract asks.
+    func reportLiveStreamInfo() {
+        guard let current, sentSeekable == nil else { return }
+        sentSeekable = false
+        emit(.duration(current.id, nil))
+        emit(.seekable(current.id, false))
+    }
+}
+
+/// A value shared with streaming threads, behind a lock.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&value)
+    }
+}

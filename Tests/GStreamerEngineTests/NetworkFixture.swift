@@ -1,0 +1,80 @@
+import EventLoop
+import Foundation
+import GStreamerEngine
+import PlayerCore
+import TestSupport
+import XCTest
+
+/// An nginx serving a 30 s and a 10 s MP3 (128 kbit/s, 16 KB/s), a private media cache, and engines
+/// that use both. Each test gets its own server, cache and log.
+final class NetworkFixture {
+    let files: TemporaryDirectory
+    let cacheFolder: TemporaryDirectory
+    let server: NginxServer
+    let cache: MediaCache
+    static let longSeconds = 30
+
+    init(slowRate: Int = 32 * 1024) throws {
+        files = try TemporaryDirectory(prefix: "quaver-www")
+        cacheFolder = try TemporaryDirectory(prefix: "quaver-cache")
+        try Self.makeMedia(in: files.url)
+        server = try NginxServer(root: files.url, slowRate: slowRate)
+        cache = try MediaCache(directory: cacheFolder.url.appendingPathComponent("media"), capacityBytes: 64 << 20)
+    }
+
+    var longSize: UInt64 { size(of: "long.mp3") }
+    func size(of name: String) -> UInt64 {
+        ((try? FileManager.default.attributesOfItem(atPath: files.url.appendingPathComponent(name).path))?[.size]
+            as? UInt64) ?? 0
+    }
+
+    func engine(sink: String = "fakesink sync=false", retries: Int = 3, retryDelay: Double = 0.2,
+                cached: Bool = true) throws -> GStreamerEngine {
+        let network = GStreamerEngine.NetworkOptions(cache: cached ? cache : nil, retries: retries,
+                                                     connectTimeout: 3, retryDelay: retryDelay)
+        return try GStreamerEngine(configuration: .init(sink: sink, applicationName: "Quaver tests", network: network))
+    }
+
+    func sidecar(of url: String) -> [String: Any]? {
+        guard let data = try? Data(contentsOf: cache.sidecarFile(for: url)) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    /// The sidecar's present ranges as (start, end) pairs.
+    func presentRanges(of url: String) -> [(UInt64, UInt64)] {
+        let ranges = ((sidecar(of: url)?["present"] as? [String: Any])?["ranges"] as? [[UInt64]]) ?? []
+        return ranges.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+    }
+
+    func isCached(_ url: String, completely size: UInt64) -> Bool {
+        let ranges = presentRanges(of: url)
+        return ranges.count == 1 && ranges[0] == (0, size)
+    }
+
+    private static func makeMedia(in directory: URL) throws {
+        let fixtures = try Fixtures.shared()
+        try FileManager.default.copyItem(at: fixtures.mp3, to: directory.appendingPathComponent("short.mp3"))
+        let wav = directory.appendingPathComponent("long.wav").path
+        try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav,
+                                 "synth", "\(longSeconds)", "sine", "330", "vol", "0.5"])
+        try Fixtures.run("lame", ["--silent", "-b", "128", wav, directory.appendingPathComponent("long.mp3").path])
+        try FileManager.default.removeItem(atPath: wav)
+    }
+}
+
+extension EventRecorder {
+    /// Waits for `.failed` of any item and returns its error.
+    func waitForFailure(timeout: Double = 20, file: StaticString = #filePath, line: UInt = #line) -> EngineError? {
+        wait(for: "failed", timeout: timeout, file: file, line: line) { event -> EngineError? in
+            if case .failed(_, let error) = event { return error }
+            return nil
+        }
+    }
+
+    var bufferingPercents: [Int] {
+        events.compactMap { event -> Int? in
+            if case .buffering(let percent) = event { return percent }
+            return nil
+        }
+    }
+}

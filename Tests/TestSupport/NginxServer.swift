@@ -1,0 +1,135 @@
+import Foundation
+import Glibc
+
+/// nginx on 127.0.0.1 serving `root`, with its own prefix, config, pid and logs in a temporary folder,
+/// in the foreground (`daemon off`, `master_process off`), stopped by PID. `/slow/` serves the same
+/// files throttled to `slowRate` bytes per second (`limit_rate`). Each access log line is
+/// `$request $status $body_bytes_sent $http_range`.
+public final class NginxServer {
+    public let port: UInt16
+    public let root: URL
+    private let prefix: TemporaryDirectory
+    private var child: ChildProcess?
+    private let slowRate: Int
+
+    public init(root: URL, slowRate: Int = 16 * 1024) throws {
+        self.root = root
+        self.slowRate = slowRate
+        prefix = try TemporaryDirectory(prefix: "quaver-nginx")
+        port = try Self.freePort()
+        try FileManager.default.createDirectory(at: prefix.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        try config.write(to: prefix.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit { stop() }
+
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+    /// Starts nginx (again, after `stop`) and waits until it accepts connections.
+    public func start() throws {
+        let started = try ChildProcess("nginx", ["-p", prefix.path, "-c", "nginx.conf", "-e", "stderr"],
+                                       logDirectory: prefix.url, name: "nginx")
+        child = started
+        guard eventually(timeout: 10, { Self.accepts(port: port) }) else {
+            throw TestHarnessError("nginx did not start: \(started.standardError)")
+        }
+    }
+
+    public func stop() {
+        child?.stop()
+        child = nil
+    }
+
+    /// Kills nginx at once (SIGKILL): open connections are reset mid-transfer, as when a server dies.
+    /// (On SIGTERM a throttled transfer may still run to its end first.)
+    public func kill() {
+        child?.send(SIGKILL)
+        child?.waitForExit(timeout: 5)
+        child = nil
+    }
+
+    /// The access log, one entry per request.
+    public var accessLog: [AccessLogEntry] {
+        let text = (try? String(contentsOf: prefix.url.appendingPathComponent("logs/access.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap(AccessLogEntry.init)
+    }
+
+    private var config: String {
+        """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        pid \(prefix.path)/nginx.pid;
+        error_log \(prefix.path)/logs/error.log;
+        events { worker_connections 64; }
+        http {
+            types { audio/mpeg mp3; audio/flac flac; }
+            log_format quaver '$request|$status|$body_bytes_sent|$http_range';
+            access_log \(prefix.path)/logs/access.log quaver;
+            client_body_temp_path \(prefix.path)/body;
+            proxy_temp_path \(prefix.path)/proxy;
+            fastcgi_temp_path \(prefix.path)/fastcgi;
+            uwsgi_temp_path \(prefix.path)/uwsgi;
+            scgi_temp_path \(prefix.path)/scgi;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root.path);
+                location /slow/ { alias \(root.path)/; limit_rate \(slowRate); }
+                location /error500/ { return 500; }
+            }
+        }
+        """
+    }
+
+    public static func accepts(port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// A port the kernel has just handed out (bind to port 0), free for the server to take.
+    public static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw TestHarnessError("cannot find a free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+/// One line of the test server's access log.
+public struct AccessLogEntry: CustomStringConvertible {
+    public let request: String
+    public let status: Int
+    public let bodyBytes: Int
+    /// The Range header, `nil` when absent.
+    public let range: String?
+
+    init?(_ line: Substring) {
+        let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+        guard fields.count == 4, let status = Int(fields[1]), let bytes = Int(fields[2]) else { return nil }
+        request = String(fields[0])
+        self.status = status
+        bodyBytes = bytes
+        range = fields[3] == "-" ? nil : String(fields[3])
+    }
+
+    public var description: String { "\(request) \(status) \(bodyBytes) \(range ?? "-")" }
+}
