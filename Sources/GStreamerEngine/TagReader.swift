@@ -43,6 +43,10 @@ public final class TagReader {
 
     deinit {
         g_signal_handler_disconnect(discoverer, handler)
+        // GStreamer 1.22's gst_discoverer_stop sets the pipeline to READY while holding the discoverer's
+        // lock, and the pad-removed handler that this triggers takes the same lock: stopping during a
+        // read hangs for good (seen at daemon exit). Mid-read the discoverer is left to the process exit.
+        guard inFlight == nil else { return }
         gst_discoverer_stop(discoverer)
         g_object_unref(discoverer)
     }
