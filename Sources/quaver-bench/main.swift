@@ -22,6 +22,8 @@ struct QuaverBench: ParsableCommand {
             EnginePlaybackChild.self,
             MPRISLatency.self,
             MPRISHammer.self,
+            QueueScale.self,
+            QueueScaleProbe.self,
         ])
 }
 
