@@ -126,7 +126,7 @@ private struct Workspace {
 }
 
 /// quaverd on the bench's bus with HOME and the XDG folders inside the workspace.
-private final class QuaverdUnderTest {
+final class QuaverdUnderTest {
     static let name = "org.mpris.MediaPlayer2.quaver"
     static let path: ObjectPath = "/org/mpris/MediaPlayer2"
 
@@ -134,15 +134,10 @@ private final class QuaverdUnderTest {
     private let process: Process
 
     init(binary: String, address: String, home: URL) throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.appendingPathComponent(folder).path
-        }
         process = Process()
         process.executableURL = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("quaverd")
         process.arguments = ["--bus-address", address, "--output", "fakesink sync=true"]
-        process.environment = environment
+        process.environment = Self.environment(home: home)
         try process.run()
         client = try Connection(address: address)
         for _ in 0..<2000 {
@@ -150,6 +145,17 @@ private final class QuaverdUnderTest {
             usleep(10_000)
         }
         throw ValidationError("quaverd did not answer within 20 s")
+    }
+
+    /// Ours, with HOME and the XDG folders under `home`: a benchmark must not restore or overwrite the
+    /// user's saved queue, nor read their settings.
+    static func environment(home: URL) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
+            environment[key] = home.appendingPathComponent(folder).path
+        }
+        return environment
     }
 
     func trackPaths() throws -> [ObjectPath] {

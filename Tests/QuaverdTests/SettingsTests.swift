@@ -49,11 +49,20 @@ final class SettingsTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("nowhere.toml"), missing.stderr)
     }
 
-    func testTheConfiguredOutputIsUsedAndPlays() throws {
+    /// A daemon started with `settings` as its config.toml, once its object answers (the sound output
+    /// is chosen and logged before the object is exported).
+    private func daemon(settings: String, _ items: [String] = [],
+                        options: [String] = ["--output", "fakesink sync=true"]) throws -> RunningDaemon {
         let home = try TemporaryDirectory(prefix: "quaverd-home")
-        try Settings.write("[audio]\noutput = \"fakesink sync=true name=configured\"\n", home: home)
-        let daemon = try RunningDaemon([try Media.longTone().path], home: home, options: [])
-        _ = try daemon.getAll()  // answered once the object is exported, after the output is chosen
+        try Settings.write(settings, home: home)
+        let daemon = try RunningDaemon(items, home: home, options: options)
+        _ = try daemon.getAll()
+        return daemon
+    }
+
+    func testTheConfiguredOutputIsUsedAndPlays() throws {
+        let daemon = try daemon(settings: "[audio]\noutput = \"fakesink sync=true name=configured\"\n",
+                                [try Media.longTone().path], options: [])
         XCTAssertTrue(daemon.process.standardError.contains("sound output: fakesink sync=true name=configured"),
                       daemon.process.standardError)
         try daemon.call("Play")
@@ -61,18 +70,12 @@ final class SettingsTests: XCTestCase {
     }
 
     func testTheOutputOptionOverridesTheFile() throws {
-        let home = try TemporaryDirectory(prefix: "quaverd-home")
-        try Settings.write("[audio]\noutput = \"no-such-sink-element\"\n", home: home)
-        let daemon = try RunningDaemon(home: home)
-        _ = try daemon.getAll()
+        let daemon = try daemon(settings: "[audio]\noutput = \"no-such-sink-element\"\n")
         XCTAssertTrue(daemon.process.standardError.contains("sound output: fakesink sync=true"), daemon.process.standardError)
     }
 
     func testLogLevelWarningHidesInfo() throws {
-        let home = try TemporaryDirectory(prefix: "quaverd-home")
-        try Settings.write("[log]\nlevel = \"warning\"\n", home: home)
-        let daemon = try RunningDaemon(home: home)
-        _ = try daemon.getAll()
+        let daemon = try daemon(settings: "[log]\nlevel = \"warning\"\n")
         XCTAssertFalse(daemon.process.standardError.contains("sound output"), daemon.process.standardError)
     }
 }
