@@ -57,6 +57,7 @@ let package = Package(
 
         .executableTarget(name: "quaverd",
                           dependencies: ["MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
+                                         "StateStore", "Configuration",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),

@@ -5,7 +5,8 @@ import CGLib
 public final class TagList {
     public let pointer: UnsafeMutablePointer<GstTagList>
 
-    init(owning pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
+    /// Takes over one reference (a list from `gst_tag_list_copy` or a message's parse function).
+    public init(owning pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
 
     deinit { gst_tag_list_unref(pointer) }
 

@@ -7,19 +7,21 @@ import PlayerCore
 /// (MPRIS.md), so an embedded cover is written once under `$XDG_CACHE_HOME/quaver/art/`, named by a hash of
 /// its bytes: the same image gets the same URL (clients cache by URL) and a new image a new one. Names never
 /// come from tag text, which could hold `/` or `..`.
-public final class ArtworkCache {
+public struct ArtworkCache {
     public let directory: URL
-    /// Folder path → its cover file, remembered for `folderCoverLifetime` seconds: a queue of 20 000 files in
-    /// one folder would otherwise list that folder 20 000 times. A cover added later shows up after that.
-    private var folderCovers: [String: (cover: URL?, checkedAt: Int64)] = [:]
-    static let folderCoverLifetime: Int64 = 60
 
     /// File names tried beside a local track when it has no embedded cover, in order of preference.
     static let folderCoverNames = ["cover", "folder", "front", "album", "albumart", "albumartsmall"]
     static let imageExtensions = ["jpg", "jpeg", "png", "webp", "gif", "bmp"]
 
-    public init(directory: URL) {
+    /// Folder listings, shared by copies of this cache: a queue of 20 000 tracks from one folder must not
+    /// list that folder 20 000 times.
+    private let folders: FolderListings
+
+    /// `folderListingLifetime`: seconds a folder's listing is reused; a cover added later shows up after that.
+    public init(directory: URL, folderListingLifetime: Double = 10) {
         self.directory = directory
+        folders = FolderListings(lifetime: folderListingLifetime)
     }
 
     /// `$XDG_CACHE_HOME/quaver/art`, falling back to `~/.cache/quaver/art`.
@@ -56,25 +58,7 @@ public final class ArtworkCache {
     func folderCover(besides trackURI: String) -> URL? {
         guard let url = URL(string: trackURI), url.isFileURL else { return nil }
         let folder = url.deletingLastPathComponent()
-        let now = Int64(time(nil))
-        if let known = folderCovers[folder.path], now - known.checkedAt < ArtworkCache.folderCoverLifetime {
-            return known.cover
-        }
-        let cover = findCover(in: folder)
-        folderCovers[folder.path] = (cover, now)
-        return cover
-    }
-
-    private func findCover(in folder: URL) -> URL? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
-        var byLowercaseName: [String: String] = [:]
-        for name in names { byLowercaseName[name.lowercased()] = name }
-        for base in ArtworkCache.folderCoverNames {
-            for ext in ArtworkCache.imageExtensions {
-                if let name = byLowercaseName["\(base).\(ext)"] { return folder.appendingPathComponent(name) }
-            }
-        }
-        return nil
+        return folders.cover(in: folder.path).map { folder.appendingPathComponent($0) }
     }
 
     /// 64-bit FNV-1a of the bytes plus their count: a cache name, not a security measure.
@@ -95,5 +79,37 @@ public final class ArtworkCache {
         case "image/bmp": return "bmp"
         default: return "jpg"
         }
+    }
+}
+
+/// The cover file name found in each folder lately (see `ArtworkCache.folderCover`), listed at most once per
+/// `lifetime` seconds. Used on the loop thread only, like the rest of the adapter.
+private final class FolderListings {
+    private let lifetime: Double
+    private var found: [String: (cover: String?, listedAt: Date)] = [:]
+
+    init(lifetime: Double) {
+        self.lifetime = lifetime
+    }
+
+    func cover(in folder: String) -> String? {
+        let now = Date()
+        if let known = found[folder], now.timeIntervalSince(known.listedAt) < lifetime { return known.cover }
+        let cover = Self.list(folder)
+        found[folder] = (cover, now)
+        return cover
+    }
+
+    /// The preferred cover name among the folder's files, matched without regard to case.
+    private static func list(_ folder: String) -> String? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        var byLowercaseName: [String: String] = [:]
+        for name in names { byLowercaseName[name.lowercased()] = name }
+        for base in ArtworkCache.folderCoverNames {
+            for ext in ArtworkCache.imageExtensions {
+                if let name = byLowercaseName["\(base).\(ext)"] { return name }
+            }
+        }
+        return nil
     }
 }

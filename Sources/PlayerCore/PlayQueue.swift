@@ -20,17 +20,19 @@ public struct QueueEntry: Equatable, Sendable {
 
 /// The tracks in queue order. Identities are never reused in the life of the queue, even after
 /// clearing it, so a stale id from a client can never name a different entry (MPRIS.md rule 5).
+///
+/// Clients name tracks by id (GetTracksMetadata with 1 000 ids, tag updates from the background reader),
+/// so `indexByID` answers in constant time; appending keeps it up to date cheaply, and edits in the
+/// middle renumber only the tracks after the edit, which the array shifts anyway.
 struct PlayQueue {
     private(set) var tracks: [Track] = []
+    private var indexByID: [TrackID: Int] = [:]
     private var lastID: UInt64 = 0
-    /// Where each id stands in `tracks`, so lookups stay O(1) with 20 000 tracks: MPRIS clients ask for
-    /// metadata of every track by id. Rebuilt by each edit that moves tracks (those are O(n) anyway).
-    private var positions: [TrackID: Int] = [:]
 
     var ids: [TrackID] { tracks.map(\.id) }
     var isEmpty: Bool { tracks.isEmpty }
 
-    func index(of id: TrackID) -> Int? { positions[id] }
+    func index(of id: TrackID) -> Int? { indexByID[id] }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
     func track(_ id: TrackID) -> Track? { index(of: id).map { tracks[$0] } }
 
@@ -45,7 +47,7 @@ struct PlayQueue {
             return Track(id: TrackID(lastID), uri: entry.uri, tags: entry.tags, duration: entry.duration)
         }
         tracks.insert(contentsOf: added, at: start)
-        reindex(from: start)
+        renumber(from: start)
         return added.map(\.id)
     }
 
@@ -53,8 +55,8 @@ struct PlayQueue {
     mutating func remove(_ id: TrackID) -> Int? {
         guard let index = index(of: id) else { return nil }
         tracks.remove(at: index)
-        positions[id] = nil
-        reindex(from: index)
+        indexByID[id] = nil
+        renumber(from: index)
         return index
     }
 
@@ -63,16 +65,22 @@ struct PlayQueue {
         guard let from = index(of: id) else { return false }
         if case .after(let anchor) = position, anchor == id || !contains(anchor) { return false }
         let track = tracks.remove(at: from)
-        reindex(from: from)  // the anchor's position may have shifted
+        indexByID[id] = nil
+        renumber(from: from)
         let to = insertionIndex(for: position)!
         tracks.insert(track, at: to)
-        reindex(from: min(from, to))
+        renumber(from: min(from, to))
         return to != from
     }
 
     mutating func removeAll() {
         tracks.removeAll()
-        positions.removeAll()
+        indexByID.removeAll()
+    }
+
+    /// Brings `indexByID` up to date for the tracks from `start` on.
+    private mutating func renumber(from start: Int) {
+        for index in start..<tracks.count { indexByID[tracks[index].id] = index }
     }
 
     /// Applies `edit` to the track; returns whether anything about it changed.
@@ -81,10 +89,6 @@ struct PlayQueue {
         let before = tracks[index]
         edit(&tracks[index])
         return tracks[index] != before
-    }
-
-    private mutating func reindex(from start: Int) {
-        for index in start..<tracks.count { positions[tracks[index].id] = index }
     }
 
     private func insertionIndex(for position: QueuePosition) -> Int? {

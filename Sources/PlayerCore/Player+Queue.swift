@@ -97,8 +97,15 @@ extension Player {
     }
 
     /// Tags read before the track plays (a background reader); fields it knows replace the old ones.
-    public func updateTags(_ id: TrackID, _ tags: TrackTags) {
-        changing { updateTrack(id) { $0.tags = $0.tags.merging(tags) } }
+    /// `duration`, when the reader measured one, fills in a length not yet known: the engine's own
+    /// report for a playing track is kept, since it comes from the stream being heard.
+    public func updateTags(_ id: TrackID, _ tags: TrackTags, duration: Duration? = nil) {
+        changing {
+            updateTrack(id) { track in
+                track.tags = track.tags.merging(tags)
+                if track.duration == nil, let duration { track.duration = duration }
+            }
+        }
     }
 
     /// Applies `edit`; observers hear of it only when the track really changed.

@@ -106,9 +106,11 @@ final class BenchProcess {
     private let process = Process()
     private let output = Pipe()
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    /// `environment`: the child's whole environment (a private HOME for quaverd); by default ours.
+    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardOutput = output
         try process.run()
     }

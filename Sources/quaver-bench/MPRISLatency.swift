@@ -29,8 +29,11 @@ struct MPRISLatency: ParsableCommand {
         let daemon = try BenchProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
         defer { daemon.stop() }
         let address = try daemon.firstLine()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-mpris-latency.\(getpid())")
+        defer { try? FileManager.default.removeItem(at: home) }
         let quaverd = try BenchProcess(binaries.appendingPathComponent("quaverd").path,
-                                       ["--bus-address", address, "--output", "fakesink sync=true"])
+                                       ["--bus-address", address, "--output", "fakesink sync=true"],
+                                       environment: QuaverdUnderTest.environment(home: home))
         defer { quaverd.stop() }
         let client = try Connection(address: address)
         try waitForQuaverd(client)

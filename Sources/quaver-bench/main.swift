@@ -23,6 +23,8 @@ struct QuaverBench: ParsableCommand {
             MPRISLatency.self,
             MPRISHammer.self,
             NetworkPlayback.self,
+            QueueScale.self,
+            QueueScaleProbe.self,
         ])
 }
 

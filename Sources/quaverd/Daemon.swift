@@ -1,7 +1,9 @@
 // Wiring: sink → engine → player core → MPRIS object on the bus, all on one GLib loop (EventLoop.main).
 // The name is claimed first, so a second daemon stops before touching GStreamer; calls that arrive
-// meanwhile wait in libdbus's queue until the loop runs, when the object is exported. Shutdown stops
-// playback, gives the name back and flushes.
+// meanwhile wait in libdbus's queue until the loop runs, when the object is exported. The saved session
+// is restored before the object is exported, so no client sees an empty queue first; command-line items
+// join it. Shutdown saves the session, then stops playback, gives the name back and flushes.
+import Configuration
 import DBus
 import EventLoop
 import Foundation
@@ -9,14 +11,25 @@ import GStreamerEngine
 import Logging
 import MPRIS
 import PlayerCore
+import StateStore
 
 final class Daemon {
     private let options: Quaverd
+    /// config.toml as loaded at start; modules wired here read their sections ([interruptions], [network]).
+    let settings: Configuration
     private let log = Logger(label: "quaverd")
     private var exitStatus: Int32 = 0
+    private var recorder: SessionRecorder?
 
-    init(options: Quaverd) {
+    init(options: Quaverd, settings: Configuration) {
         self.options = options
+        self.settings = settings
+    }
+
+    /// Writes the queue, track, position and settings to the state file now and waits until they are on
+    /// disk: for moments the daemon may not survive, such as the system going to sleep.
+    func saveNow() {
+        recorder?.saveNow()
     }
 
     /// Runs until Quit, SIGTERM/SIGINT or the loss of the bus; returns the exit status.
@@ -24,8 +37,12 @@ final class Daemon {
         do {
             let connection = try connect()
             try claimName(on: connection)
-            let engine = try GStreamerEngine(configuration: .init(sink: SoundOutput.choose(options.output, log: log)))
-            let player = Player(engine: engine)
+            let sink = SoundOutput.choose(options.output ?? settings.audio.output, log: log)
+            log.info("sound output: \(sink)")
+            let player = Player(engine: try GStreamerEngine(configuration: .init(sink: sink)))
+            let scanner = makeTagScanner(player)
+            recorder = makeRecorder(player)
+            if settings.playback.resumeOnStart { recorder?.restore(resumePaused: settings.playback.resumePaused) }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
                 artwork: ArtworkCache(directory: ArtworkCache.defaultDirectory()),
@@ -42,7 +59,9 @@ final class Daemon {
             EventLoop.main.run()
             signals.forEach { $0.cancel() }
             withExtendedLifetime(quaver) {}  // the player holds its observers weakly
+            recorder?.finish()
             shutDown(player, connection)
+            withExtendedLifetime(scanner) {}
             return exitStatus
         } catch let error as ConnectionError {
             FileHandle.standardError.write(Data("quaverd: \(error)\n".utf8))
@@ -61,6 +80,26 @@ final class Daemon {
     /// One owner at a time: a second daemon says so on one line and exits 1 (ConnectionError.nameTaken).
     private func claimName(on connection: Connection) throws {
         try connection.requestName(MPRISService.busName)
+    }
+
+    /// Without a usable state folder (no HOME) the daemon still plays; it says that nothing is kept.
+    private func makeRecorder(_ player: Player) -> SessionRecorder? {
+        do {
+            return SessionRecorder(player: player, file: try StateFile.standard(), log: log)
+        } catch {
+            log.error("the queue will not be kept across restarts: \(error)")
+            return nil
+        }
+    }
+
+    /// Without GstDiscoverer, titles still arrive when each track plays.
+    private func makeTagScanner(_ player: Player) -> TagScanner? {
+        do {
+            return TagScanner(player: player, reader: try TagReader())
+        } catch {
+            log.warning("queued tracks show tags only once played: \(error)")
+            return nil
+        }
     }
 
     private func enqueue(_ items: [String], into player: Player) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Configuration
 import Foundation
 import Logging
 
@@ -13,8 +14,12 @@ struct Quaverd: ParsableCommand {
         version: version)
 
     @Option(name: .customLong("output"),
-            help: "GStreamer sink or sink pipeline to play into, e.g. \"pulsesink\" or \"fakesink sync=true\".")
-    var output = "pulsesink"
+            help: "GStreamer sink or sink pipeline to play into, e.g. \"pulsesink\" or \"fakesink sync=true\"; overrides [audio] output of the settings.")
+    var output: String?
+
+    @Option(name: .customLong("config"),
+            help: "Settings file to read instead of $XDG_CONFIG_HOME/quaver/config.toml (which may be missing: then defaults).")
+    var configPath: String?
 
     @Option(name: .customLong("bus-address"), help: "D-Bus address to serve on instead of the session bus.")
     var busAddress: String?
@@ -26,9 +31,30 @@ struct Quaverd: ParsableCommand {
     var items: [String] = []
 
     func run() throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        let status = Daemon(options: self).run()
+        let settings: Configuration
+        do {
+            settings = try loadSettings()
+        } catch {
+            // A refused file stops the daemon: running on defaults would hide the user's typo.
+            FileHandle.standardError.write(Data("quaverd: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
+            return handler
+        }
+        let status = Daemon(options: self, settings: settings).run()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The file named by `--config` must exist; the standard one may be missing (all defaults).
+    private func loadSettings() throws -> Configuration {
+        guard let configPath else { return try Configuration.load(from: Configuration.standardURL()) }
+        guard FileManager.default.fileExists(atPath: configPath) else {
+            throw ValidationError("\(configPath): no such settings file (given with --config)")
+        }
+        return try Configuration.load(from: URL(fileURLWithPath: configPath))
     }
 }
 

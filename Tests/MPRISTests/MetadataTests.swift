@@ -59,6 +59,18 @@ final class MetadataTests: XCTestCase {
         XCTAssertNil(artwork.artURL(trackURI: "file:///nowhere/c.flac", embedded: nil))
     }
 
+    func testFolderListingsAreReusedForTheirLifetime() throws {
+        let music = try TemporaryDirectory(prefix: "music")
+        let trackURI = music.url.appendingPathComponent("a.flac").absoluteString
+        let remembering = ArtworkCache(directory: music.url, folderListingLifetime: 3600)
+        let fresh = ArtworkCache(directory: music.url, folderListingLifetime: 0)
+        XCTAssertNil(remembering.artURL(trackURI: trackURI, embedded: nil))
+        try Data([1]).write(to: music.url.appendingPathComponent("folder.png"))
+        XCTAssertNil(remembering.artURL(trackURI: trackURI, embedded: nil), "the listing is reused")
+        XCTAssertEqual(fresh.artURL(trackURI: trackURI, embedded: nil),
+                       music.url.appendingPathComponent("folder.png").absoluteString)
+    }
+
     func testTrackPathsRoundTripAndRefuseForeignPaths() {
         XCTAssertEqual(TrackPath.id(of: TrackPath.path(of: TrackID(42))), TrackID(42))
         XCTAssertNil(TrackPath.id(of: TrackPath.noTrack))

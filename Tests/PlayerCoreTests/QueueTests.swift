@@ -125,6 +125,19 @@ final class QueueTests: PlayerTestCase {
         XCTAssertEqual(recorder.drain(), [.metadata(ids[0]), .metadata(ids[0])])
     }
 
+    func testUpdateTagsFillsAnUnknownDurationButKeepsTheEngines() {
+        engine.media[uri(1)] = FakeEngine.Media(duration: .seconds(42))
+        let ids = queue(2)
+        _ = recorder.drain()
+        player.updateTags(ids[1], TrackTags(), duration: .seconds(7))
+        XCTAssertEqual(player.track(ids[1])?.duration, .seconds(7), "read before it plays")
+        XCTAssertEqual(recorder.drain(), [.metadata(ids[1])])
+        player.play()
+        settle()
+        player.updateTags(ids[0], TrackTags(), duration: .seconds(40))
+        XCTAssertEqual(player.track(ids[0])?.duration, .seconds(42), "the engine's length of the track heard stays")
+    }
+
     func testFallbackTitleIsDecodedFileNameWithoutExtension() {
         XCTAssertEqual(Track.fallbackTitle(for: "file:///m/01%20Intro%20%C3%A9.flac"), "01 Intro é")
         XCTAssertEqual(Track.fallbackTitle(for: "http://host/radio/stream?x=1.2"), "stream")

@@ -20,13 +20,15 @@ final class RunningDaemon {
     let process: ChildProcess
     let client: Connection
 
-    /// Starts quaverd with `items` queued and waits until it owns its name.
-    init(_ items: [String] = [], bus: PrivateBus? = nil) throws {
+    /// Starts quaverd with `items` queued and waits until it owns its name. Passing the `home` of an
+    /// earlier daemon starts it again on the same state and settings.
+    init(_ items: [String] = [], bus: PrivateBus? = nil, home: TemporaryDirectory? = nil,
+         options: [String] = ["--output", "fakesink sync=true"]) throws {
         self.bus = try bus ?? PrivateBus()
-        home = try TemporaryDirectory(prefix: "quaverd-home")
-        process = try ChildProcess(RunningDaemon.executable, ["--output", "fakesink sync=true"] + items,
-                                   environment: RunningDaemon.environment(bus: self.bus, home: home),
-                                   logDirectory: home.url)
+        self.home = try home ?? TemporaryDirectory(prefix: "quaverd-home")
+        process = try ChildProcess(RunningDaemon.executable, options + items,
+                                   environment: RunningDaemon.environment(bus: self.bus, home: self.home),
+                                   logDirectory: self.home.url)
         client = try Connection(address: self.bus.address)
         let client = client, process = process
         guard eventually(timeout: 20, { !process.isRunning || RunningDaemon.hasOwner(client) }), process.isRunning else {

@@ -1,0 +1,82 @@
+import Foundation
+import PlayerCore
+import StateStore
+
+// The state file holds plain values (StateStore knows nothing of the core); these convert both ways.
+
+extension SavedState {
+    /// The player as it is now. `queue` is passed in because the daemon keeps it converted between
+    /// queue changes: a position tick must not convert a queue of 20 000 tracks again.
+    init(_ player: Player, queue: [SavedTrack]) {
+        let current = player.currentTrackID.flatMap { id in player.tracks.lastIndex { $0.id == id } }
+        self.init(queue: queue, currentIndex: current, positionMicroseconds: player.position.wholeMicroseconds,
+                  volume: player.volume, rate: player.rate, loopMode: player.loopMode.savedName,
+                  shuffle: player.isShuffled, wasPlaying: player.status == .playing)
+    }
+
+    /// The session to restore: paused at the saved position, or playing if it was and `resumePaused` is off.
+    func session(resumePaused: Bool) -> PlayerSession {
+        PlayerSession(tracks: queue.map(\.entry), currentIndex: currentIndex,
+                      position: .microseconds(positionMicroseconds),
+                      status: wasPlaying && !resumePaused ? .playing : .paused, volume: volume, rate: rate,
+                      loopMode: LoopMode(savedName: loopMode), shuffle: shuffle)
+    }
+}
+
+extension SavedTrack {
+    init(_ track: Track) {
+        self.init(uri: track.uri, metadata: SavedMetadata(track))
+    }
+
+    var entry: QueueEntry {
+        QueueEntry(uri: uri, tags: metadata?.tags ?? TrackTags(),
+                   duration: metadata?.lengthMicroseconds.map { .microseconds($0) })
+    }
+}
+
+extension SavedMetadata {
+    /// What is known of `track`, or `nil` when nothing is (most of a fresh queue: keeps the file small).
+    init?(_ track: Track) {
+        let tags = track.tags
+        guard tags.title != nil || !tags.artists.isEmpty || tags.album != nil || track.duration != nil else { return nil }
+        self.init(title: tags.title, artists: tags.artists, album: tags.album, albumArtists: tags.albumArtists,
+                  trackNumber: tags.trackNumber, discNumber: tags.discNumber,
+                  lengthMicroseconds: track.duration?.wholeMicroseconds)
+    }
+
+    var tags: TrackTags {
+        var tags = TrackTags()
+        tags.title = title
+        tags.artists = artists
+        tags.album = album
+        tags.albumArtists = albumArtists
+        tags.trackNumber = trackNumber
+        tags.discNumber = discNumber
+        return tags
+    }
+}
+
+extension LoopMode {
+    /// The MPRIS LoopStatus names, which the state file uses.
+    var savedName: String {
+        switch self {
+        case .none: return "None"
+        case .track: return "Track"
+        case .playlist: return "Playlist"
+        }
+    }
+
+    /// An unknown name (a file from a newer Quaver) means no looping.
+    init(savedName: String) {
+        switch savedName {
+        case "Track": self = .track
+        case "Playlist": self = .playlist
+        default: self = .none
+        }
+    }
+}
+
+extension Duration {
+    /// Microseconds, as the state file stores times (positions and lengths, far from Int64's limits).
+    var wholeMicroseconds: Int64 { Int64((self / .microseconds(1)).rounded()) }
+}
