@@ -57,7 +57,7 @@ let package = Package(
 
         .executableTarget(name: "quaverd",
                           dependencies: ["MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
-                                         "StateStore", "Configuration",
+                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
@@ -71,7 +71,7 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
-        .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore"], path: "Tests/TestSupport",
+        .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
                 swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),

@@ -43,7 +43,8 @@ public final class OutputDeviceMonitor {
             Unmanaged<OutputDeviceMonitor>.fromOpaque(data!).takeUnretainedValue().changed(event, index)
         }, me)
         // NOFAIL: wait for a server that is not there yet (started after us) instead of failing.
-        pa_context_connect(context, nil, PA_CONTEXT_NOFAIL, nil)
+        // NOAUTOSPAWN: watching outputs must never start a sound server of its own.
+        pa_context_connect(context, nil, pa_context_flags_t(PA_CONTEXT_NOFAIL.rawValue | PA_CONTEXT_NOAUTOSPAWN.rawValue), nil)
     }
 
     public func stop() {

@@ -3,8 +3,10 @@
 // meanwhile wait in libdbus's queue until the loop runs, when the object is exported. The saved session
 // is restored before the object is exported, so no client sees an empty queue first; command-line items
 // join it. Shutdown saves the session, then stops playback, gives the name back and flushes.
+import BaseDirectories
 import Configuration
 import DBus
+import DesktopEvents
 import EventLoop
 import Foundation
 import GStreamerEngine
@@ -39,7 +41,10 @@ final class Daemon {
             try claimName(on: connection)
             let sink = SoundOutput.choose(options.output ?? settings.audio.output, log: log)
             log.info("sound output: \(sink)")
-            let player = Player(engine: try GStreamerEngine(configuration: .init(sink: sink)))
+            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions()))
+            let player = Player(engine: engine)
+            // Right after the player: it takes over the engine's events to apply the interruption policies.
+            let desktop = DesktopEvents(player: player, engine: engine, policies: desktopPolicies(), log: log)
             let scanner = makeTagScanner(player)
             recorder = makeRecorder(player)
             if settings.playback.resumeOnStart { recorder?.restore(resumePaused: settings.playback.resumePaused) }
@@ -55,9 +60,13 @@ final class Daemon {
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }
             }
             connection.onDisconnect = { [weak self] in self?.stop("lost the D-Bus connection", status: 1) }
+            // libdbus reads DBUS_SYSTEM_BUS_ADDRESS, which is how tests hand us a fake logind.
+            try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
+                              saveState: { [weak self] in self?.saveNow() })
             log.info("serving \(MPRISService.busName) on \(options.busAddress ?? "the session bus")")
             EventLoop.main.run()
             signals.forEach { $0.cancel() }
+            desktop.stop()
             withExtendedLifetime(quaver) {}  // the player holds its observers weakly
             recorder?.finish()
             shutDown(player, connection)
@@ -80,6 +89,36 @@ final class Daemon {
     /// One owner at a time: a second daemon says so on one line and exits 1 (ConnectionError.nameTaken).
     private func claimName(on connection: Connection) throws {
         try connection.requestName(MPRISService.busName)
+    }
+
+    /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media` ([network] cache-size-mb,
+    /// 0 turns it off), and the retry settings for every network source.
+    private func networkOptions() -> GStreamerEngine.NetworkOptions {
+        let network = settings.network
+        var cache: MediaCache?
+        if network.cacheSizeMB > 0 {
+            do {
+                let folder = try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true)
+                cache = try MediaCache(directory: folder, capacityBytes: UInt64(network.cacheSizeMB) << 20)
+            } catch {
+                log.error("network tracks will not be cached: \(error)")
+            }
+        }
+        return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds)
+    }
+
+    /// [interruptions] in config.toml, key for key.
+    private func desktopPolicies() -> DesktopPolicies {
+        let wanted = settings.interruptions
+        var policies = DesktopPolicies()
+        policies.pauseOnCork = wanted.pauseOnCork
+        policies.resumeAfterCork = wanted.resumeAfterCork
+        policies.pauseOnSuspend = wanted.pauseOnSuspend
+        policies.resumeAfterWake = wanted.resumeAfterWake
+        policies.pauseOnOutputRemoved = wanted.pauseOnOutputRemoved
+        policies.pauseOnSessionInactive = wanted.pauseOnSessionInactive
+        policies.pauseWhenOtherPlayerStarts = wanted.pauseWhenOtherPlayerStarts
+        return policies
     }
 
     /// Without a usable state folder (no HOME) the daemon still plays; it says that nothing is kept.

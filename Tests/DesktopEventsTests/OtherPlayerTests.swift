@@ -7,25 +7,6 @@ import XCTest
 
 /// A second MPRIS player (python3-dbus) switching to Playing, and playerctld re-sending it.
 final class OtherPlayerTests: XCTestCase {
-    static let fakePlayer = """
-    import sys, dbus, dbus.service, dbus.mainloop.glib
-    from gi.repository import GLib
-    dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-    bus = dbus.SessionBus()
-    name = dbus.service.BusName(sys.argv[1], bus)
-    class Player(dbus.service.Object):
-        @dbus.service.signal('org.freedesktop.DBus.Properties', signature='sa{sv}as')
-        def PropertiesChanged(self, interface, changed, invalidated):
-            pass
-    p = Player(bus, '/org/mpris/MediaPlayer2')
-    def play():
-        p.PropertiesChanged('org.mpris.MediaPlayer2.Player', {'PlaybackStatus': 'Playing'}, [])
-        print('sent', flush=True)
-        return False
-    GLib.timeout_add(500, play)
-    GLib.MainLoop().run()
-    """
-
     private func run(policy: Bool, playerName: String) throws -> PlaybackStatus {
         let bus = try PrivateBus()
         let connection = try Connection(address: bus.address)
@@ -41,7 +22,7 @@ final class OtherPlayerTests: XCTestCase {
         player.play()
         engine.deliverEvents()
         pump(until: { false }, timeout: 0.2)  // the match rules reach the bus
-        let other = try ChildProcess("/usr/bin/python3", ["-c", Self.fakePlayer, playerName],
+        let other = try ChildProcess("/usr/bin/python3", ["-c", FakeMPRISPlayer.script, playerName],
                                      environment: bus.environment, logDirectory: bus.directory.url)
         XCTAssertTrue(pump(until: { other.standardOutput.contains("sent") }, timeout: 20), other.standardError)
         pump(until: { player.status != .playing }, timeout: 1)

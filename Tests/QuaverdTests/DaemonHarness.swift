@@ -22,12 +22,14 @@ final class RunningDaemon {
 
     /// Starts quaverd with `items` queued and waits until it owns its name. Passing the `home` of an
     /// earlier daemon starts it again on the same state and settings.
+    /// `environment` adds to (or overrides) the variables the daemon gets, e.g. DBUS_SYSTEM_BUS_ADDRESS.
     init(_ items: [String] = [], bus: PrivateBus? = nil, home: TemporaryDirectory? = nil,
-         options: [String] = ["--output", "fakesink sync=true"]) throws {
+         options: [String] = ["--output", "fakesink sync=true"], environment: [String: String] = [:]) throws {
         self.bus = try bus ?? PrivateBus()
         self.home = try home ?? TemporaryDirectory(prefix: "quaverd-home")
         process = try ChildProcess(RunningDaemon.executable, options + items,
-                                   environment: RunningDaemon.environment(bus: self.bus, home: self.home),
+                                   environment: RunningDaemon.environment(bus: self.bus, home: self.home)
+                                       .merging(environment) { $1 },
                                    logDirectory: self.home.url)
         client = try Connection(address: self.bus.address)
         let client = client, process = process

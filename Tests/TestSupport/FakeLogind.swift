@@ -1,17 +1,16 @@
 import DBus
 import EventLoop
 import Foundation
-import TestSupport
 
 /// A stand-in for logind on a private bus standing in for the system bus (python3-dbus): Inhibit hands
 /// out the write end of a pipe and prints `released` when every copy is closed, as logind sees a lock
 /// released; `org.quaver.FakeLogind` lets the test emit PrepareForSleep, flip Session.Active, and
 /// `Note` lets our code print into the same ordered log.
-final class FakeLogind {
-    let bus: PrivateBus
-    let process: ChildProcess
+public final class FakeLogind {
+    public let bus: PrivateBus
+    public let process: ChildProcess
 
-    init() throws {
+    public init() throws {
         bus = try PrivateBus()
         let script = bus.directory.url.appendingPathComponent("fake-logind.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -23,10 +22,10 @@ final class FakeLogind {
     }
 
     /// Lines printed so far, in order.
-    var log: [String] { process.standardOutput.split(separator: "\n").map(String.init) }
+    public var log: [String] { process.standardOutput.split(separator: "\n").map(String.init) }
 
     /// Calls a control method of the fake, without blocking the loop our code runs on.
-    func control(_ connection: Connection, _ method: String, _ arguments: [DBusValue] = []) {
+    public func control(_ connection: Connection, _ method: String, _ arguments: [DBusValue] = []) {
         connection.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
                         interface: "org.quaver.FakeLogind", method: method, arguments: arguments) { _ in }
     }
