@@ -13,7 +13,7 @@ INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver \
 	$(DATADIR)/zsh/site-functions/_quaver \
 	$(DATADIR)/fish/vendor_completions.d/quaver.fish
 
-.PHONY: build test demo bench install uninstall
+.PHONY: build test demo bench install install-files uninstall
 build:
 	swift build -c release --product quaverd
 	swift build -c release --product quaver
@@ -27,8 +27,11 @@ demo:
 bench:
 	scripts/bench
 
+install: build install-files
+
 # The unit and the activation file name the installed daemon, so they follow PREFIX.
-install: build
+# (Separate from `install` so tests can install the debug build: make install-files BUILD=.build/debug.)
+install-files:
 	install -Dm755 $(BUILD)/quaverd $(BINDIR)/quaverd
 	install -Dm755 $(BUILD)/quaver $(BINDIR)/quaver
 	install -d $(DATADIR)/systemd/user $(DATADIR)/dbus-1/services $(DATADIR)/applications

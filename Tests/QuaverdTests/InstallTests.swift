@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `make install-files` / `make uninstall` with a PREFIX: every file lands under it, the unit and the
+/// activation file name the installed daemon, and uninstall leaves nothing behind.
+final class InstallTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    func testInstallFollowsPrefixAndUninstallRemovesEverything() throws {
+        let prefix = try TemporaryDirectory(prefix: "quaver-prefix")
+        let make = { (target: String) throws -> Int32 in
+            let result = try ChildProcess.run("make", ["-C", Self.repository.path, target, "PREFIX=\(prefix.path)",
+                                                       "BUILD=\(productsDirectory.path)"], timeout: 60)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.status
+        }
+        XCTAssertEqual(try make("install-files"), 0)
+        let expected = ["bin/quaverd", "bin/quaver", "share/systemd/user/quaverd.service",
+                        "share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
+                        "share/applications/quaver.desktop", "share/bash-completion/completions/quaver",
+                        "share/zsh/site-functions/_quaver", "share/fish/vendor_completions.d/quaver.fish"]
+        for file in expected {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.path + "/" + file), "\(file) not installed")
+        }
+        let unit = try String(contentsOfFile: prefix.path + "/share/systemd/user/quaverd.service", encoding: .utf8)
+        XCTAssertTrue(unit.contains("\nExecStart=\(prefix.path)/bin/quaverd\n"), unit)
+        XCTAssertTrue(unit.contains("\nType=dbus\n") && unit.contains("\nBusName=org.mpris.MediaPlayer2.quaver\n"))
+        let activation = try String(contentsOfFile: prefix.path
+            + "/share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service", encoding: .utf8)
+        XCTAssertTrue(activation.contains("\nExec=\(prefix.path)/bin/quaverd\n"), activation)
+        XCTAssertTrue(activation.contains("\nSystemdService=quaverd.service"), activation)
+        let completion = try String(contentsOfFile: prefix.path + "/share/bash-completion/completions/quaver",
+                                    encoding: .utf8)
+        XCTAssertTrue(completion.contains("status"), "bash completion lists the subcommands")
+
+        XCTAssertEqual(try make("uninstall"), 0)
+        for file in expected {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: prefix.path + "/" + file), "\(file) left behind")
+        }
+    }
+}
