@@ -87,11 +87,5 @@ bus = dbus.SessionBus()
 obj = bus.get_object('org.mpris.MediaPlayer2.quaver', '/org/mpris/MediaPlayer2')
 quaver = dbus.Interface(obj, 'org.quaver.Quaver1')
 props = dbus.Interface(obj, 'org.freedesktop.DBus.Properties')
-def error_of(f, *args, **kw):
-    try:
-        f(*args, **kw)
-        return 'no error'
-    except dbus.exceptions.DBusException as e:
-        return e.get_dbus_name() + ': ' + e.get_dbus_message()
-
+\(pythonErrorOf)
 """

@@ -1,6 +1,7 @@
 import DBus
 import EventLoop
 import Glibc
+import TestSupport
 import XCTest
 
 /// Unix file descriptors (`h`): received ones are ours (logind inhibitor locks); sending is refused.

@@ -85,15 +85,6 @@ final class TestService {
     }
 }
 
-/// Runs the loop until `condition` holds. A 10 ms tick wakes the loop, since a condition about another
-/// process (its exit, its output) is not a GLib event and would otherwise be seen only at the timeout.
-@discardableResult
-func pump(until condition: () -> Bool, timeout: Double) -> Bool {
-    let tick = EventLoop.main.schedule(after: 0.01, repeating: true) {}
-    defer { tick.cancel() }
-    return EventLoop.main.run(until: condition, timeout: timeout)
-}
-
 /// Common python prologue: a session-bus connection to the private bus and the service proxy.
 let pythonPrologue = """
 import dbus, sys
@@ -101,11 +92,5 @@ bus = dbus.SessionBus()
 obj = bus.get_object('org.quaver.Test', '/org/quaver/Test')
 test = dbus.Interface(obj, 'org.quaver.Test')
 props = dbus.Interface(obj, 'org.freedesktop.DBus.Properties')
-def error_of(f, *args, **kw):
-    try:
-        f(*args, **kw)
-        return 'no error'
-    except dbus.exceptions.DBusException as e:
-        return e.get_dbus_name() + ': ' + e.get_dbus_message()
-
+\(pythonErrorOf)
 """
