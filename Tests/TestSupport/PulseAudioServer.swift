@@ -7,7 +7,9 @@ import Glibc
 public final class PulseAudioServer {
     public let directory: TemporaryDirectory
     public let server: String
-    private let daemon: ChildProcess
+    private var daemon: ChildProcess!
+    private let script: URL
+    private let daemonEnvironment: [String: String]
 
     public init() throws {
         directory = try TemporaryDirectory(prefix: "quaver-pulse")
@@ -15,7 +17,7 @@ public final class PulseAudioServer {
         for folder in [runtime, home] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
         let socket = directory.path + "/native"
         server = "unix:" + socket
-        let script = directory.url.appendingPathComponent("test.pa")
+        script = directory.url.appendingPathComponent("test.pa")
         try """
         load-module module-native-protocol-unix auth-anonymous=1 socket=\(socket)
         load-module module-null-sink sink_name=a
@@ -25,10 +27,21 @@ public final class PulseAudioServer {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["HOME"] = home.path
+        daemonEnvironment = environment
+        setenv("PULSE_SERVER", server, 1)
+        try start()
+    }
+
+    /// Stops the server and starts a new one on the same socket, as a crashed and restarted sound server.
+    public func restart() throws {
+        daemon.stop()
+        try start()
+    }
+
+    private func start() throws {
         daemon = try ChildProcess("pulseaudio", ["-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr",
                                                  "-F", script.path],
-                                  environment: environment, logDirectory: directory.url, name: "pulseaudio")
-        setenv("PULSE_SERVER", server, 1)
+                                  environment: daemonEnvironment, logDirectory: directory.url, name: "pulseaudio")
         let ready = eventually(timeout: 20) { (try? self.pactl(["info"]))?.status == 0 || !self.daemon.isRunning }
         guard ready, daemon.isRunning else {
             let info = try? pactl(["info"])
