@@ -14,12 +14,12 @@ final class NetworkFixture {
     let cache: MediaCache
     static let longSeconds = 60
 
-    init(slowRate: Int = 32 * 1024) throws {
+    init(slowRate: Int = 32 * 1024, cacheCapacity: UInt64 = 64 << 20) throws {
         files = try TemporaryDirectory(prefix: "quaver-www")
         cacheFolder = try TemporaryDirectory(prefix: "quaver-cache")
         try Self.makeMedia(in: files.url)
         server = try NginxServer(root: files.url, slowRate: slowRate)
-        cache = try MediaCache(directory: cacheFolder.url.appendingPathComponent("media"), capacityBytes: 64 << 20)
+        cache = try MediaCache(directory: cacheFolder.url.appendingPathComponent("media"), capacityBytes: cacheCapacity)
     }
 
     var longSize: UInt64 { size(of: "long.mp3") }

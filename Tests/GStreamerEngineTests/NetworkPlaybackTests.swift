@@ -137,6 +137,33 @@ final class NetworkPlaybackTests: XCTestCase {
         assertTwoParts(net.presentRanges, of: url, splitBefore: Double(net.longSize) * 0.75)
     }
 
+    /// Over the size cap, closing an entry removes the least recently played ones (both files), not the
+    /// one just played; an evicted file is fetched whole on its next play.
+    func testTheCacheCapEvictsTheLeastRecentlyPlayedEntry() throws {
+        let probe = try NetworkFixture()
+        let capacity = probe.longSize + probe.size(of: "short.mp3") / 2
+        let net = try NetworkFixture(cacheCapacity: capacity)
+        let short = net.server.url("short.mp3"), long = net.server.url("long.mp3")
+        let engine = try net.engine()
+        play(engine, short).wait(for: .endOfStream(TrackID(1)), timeout: 30)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { net.isCached(short, completely: net.size(of: "short.mp3")) })
+        play(engine, long, id: 2).wait(for: .endOfStream(TrackID(2)), timeout: 60)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { net.isCached(long, completely: net.longSize) })
+        XCTAssertTrue(eventually(timeout: 5) { !FileManager.default.fileExists(atPath: net.cache.sidecarFile(for: short).path) })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: net.cache.dataFile(for: short).path))
+
+        let logged = net.server.accessLog.count
+        play(engine, short, id: 3).wait(for: .endOfStream(TrackID(3)), timeout: 30)
+        engine.stop()
+        XCTAssertTrue(net.server.accessLog.dropFirst(logged).contains {
+            $0.status == 200 && $0.bodyBytes == Int(net.size(of: "short.mp3"))
+        }, "\(net.server.accessLog)")
+        XCTAssertTrue(eventually(timeout: 5) { !FileManager.default.fileExists(atPath: net.cache.sidecarFile(for: long).path) },
+                      "the older long entry must go once short is back")
+    }
+
     func testNotFoundAndServerErrorsFailAfterBoundedRetries() throws {
         let net = try NetworkFixture()
         let engine = try net.engine(retries: 2, retryDelay: 0.1)
