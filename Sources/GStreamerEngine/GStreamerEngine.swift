@@ -139,10 +139,14 @@ public final class GStreamerEngine: AudioEngine {
         if preroll == nil, current != nil, recovery == nil { playbin.setState(.playing) }
     }
 
+    /// While loading, a playbin already asked for PLAYING (`startPlaybin`) is asked for PAUSED too: the
+    /// core pauses on the first BUFFERING below 100 %, and a pipeline left going to PLAYING drains
+    /// queue2 into decodebin as fast as it fills, so 100 % never came (measured on 12 KB/s).
     public func pause() {
         wantsPlaying = false
         preroll?.playing = false
-        if preroll == nil, current != nil, recovery == nil { playbin.setState(.paused) }
+        let started = preroll == nil ? current != nil : playbinURI != nil
+        if started, recovery == nil { playbin.setState(.paused) }
     }
 
     public func stop() {

@@ -5,21 +5,21 @@ import PlayerCore
 import TestSupport
 import XCTest
 
-/// An nginx serving a 30 s and a 10 s MP3 (128 kbit/s, 16 KB/s), a private media cache, and engines
+/// An nginx serving a 60 s and a 10 s MP3 (128 kbit/s, 16 KB/s), a private media cache, and engines
 /// that use both. Each test gets its own server, cache and log.
 final class NetworkFixture {
     let files: TemporaryDirectory
     let cacheFolder: TemporaryDirectory
     let server: NginxServer
     let cache: MediaCache
-    static let longSeconds = 30
+    static let longSeconds = 60
 
-    init(slowRate: Int = 32 * 1024) throws {
+    init(slowRate: Int = 32 * 1024, cacheCapacity: UInt64 = 64 << 20) throws {
         files = try TemporaryDirectory(prefix: "quaver-www")
         cacheFolder = try TemporaryDirectory(prefix: "quaver-cache")
         try Self.makeMedia(in: files.url)
         server = try NginxServer(root: files.url, slowRate: slowRate)
-        cache = try MediaCache(directory: cacheFolder.url.appendingPathComponent("media"), capacityBytes: 64 << 20)
+        cache = try MediaCache(directory: cacheFolder.url.appendingPathComponent("media"), capacityBytes: cacheCapacity)
     }
 
     var longSize: UInt64 { size(of: "long.mp3") }

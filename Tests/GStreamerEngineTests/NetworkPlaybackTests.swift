@@ -70,24 +70,98 @@ final class NetworkPlaybackTests: XCTestCase {
                       "expected bytes=\(resumeAt)-…, log: \(net.server.accessLog), ranges \(ranges)")
     }
 
-    /// A far seek completes and playing goes on from there. On MP3, baseparse (pull mode) scans every
-    /// byte up to the target, so the seek waits for the linear download instead of asking for a Range
-    /// at the target: measured, and listed as open in the report.
-    func testAFarSeekOnASlowLinkCompletes() throws {
-        let net = try NetworkFixture(slowRate: 48 * 1024)
+    /// A seek far beyond the downloaded part opens a Range request near the target's byte offset (not
+    /// the linear download's next byte), and playing goes on from the target. Far: more than 20 s past
+    /// the last frame parsed; nearer targets baseparse reaches by reading on (see RemoteFile.nearAhead).
+    func testAFarSeekOnASlowLinkAsksForARangeAtTheTarget() throws {
+        let net = try NetworkFixture(slowRate: 32 * 1024)
         let url = net.server.url("slow/long.mp3")
         let engine = try net.engine(sink: "fakesink sync=true")
         let recorder = play(engine, url)
         recorder.wait(for: "duration", timeout: 20) { event -> Bool? in
             if case .duration(_, .some) = event { return true } else { return nil }
         }
-        engine.seek(to: .seconds(20), exact: false)
+        let target = 45.0
+        engine.seek(to: .seconds(target), exact: false)
         let landed = recorder.wait(for: "seekCompleted", timeout: 30) { event -> Duration? in
             if case .seekCompleted(let at) = event { return at } else { return nil }
         }
-        XCTAssertEqual(seconds(landed), 20, accuracy: 1.5)
-        runLoop(for: 1)
-        XCTAssertGreaterThan(seconds(engine.position), 20.3)
+        XCTAssertEqual(seconds(landed), target, accuracy: 1.5)
+        runLoop(for: 1.5)
+        XCTAssertGreaterThan(seconds(engine.position), target + 0.5)
+        engine.stop()
+        let targetByte = Double(net.longSize) * target / Double(NetworkFixture.longSeconds)
+        assertRangeRequested(near: targetByte, from: net)
+        assertTwoParts(net.presentRanges, of: url, splitBefore: targetByte)
+    }
+
+    /// nginx logs a request when it ends: the one cut short by `stop` appears soon after.
+    private func assertRangeRequested(near byte: Double, from net: NetworkFixture,
+                                      file: StaticString = #filePath, line: UInt = #line) {
+        let near = {
+            net.server.accessLog.compactMap(\.range).compactMap(Self.rangeStart).contains { abs(Double($0) - byte) < byte / 20 }
+        }
+        XCTAssertTrue(eventually(timeout: 5, near), "no Range near byte \(Int(byte)): \(net.server.accessLog)",
+                      file: file, line: line)
+    }
+
+    /// Once the sidecar is saved (on close): the bytes from 0 stop before `byte`, a part at it was fetched.
+    private func assertTwoParts(_ ranges: @escaping (String) -> [(UInt64, UInt64)], of url: String, splitBefore byte: Double,
+                                file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(eventually(timeout: 5) { ranges(url).count >= 2 }, "\(ranges(url))", file: file, line: line)
+        let parts = ranges(url)
+        XCTAssertLessThan(Double(parts.first?.1 ?? .max), byte, "\(parts)", file: file, line: line)
+        XCTAssertTrue(parts.contains { abs(Double($0.0) - byte) < byte / 10 }, "\(parts)", file: file, line: line)
+    }
+
+    /// `bytes=N-…` → N.
+    private static func rangeStart(_ header: String) -> UInt64? {
+        guard header.hasPrefix("bytes=") else { return nil }
+        return UInt64(header.dropFirst(6).prefix { $0 != "-" })
+    }
+
+    /// A load at a far position (a resumed session) jumps there by a Range request instead of an
+    /// ACCURATE seek that parses every byte from the start.
+    func testALoadAtAFarPositionStartsThereWithARangeRequest() throws {
+        let net = try NetworkFixture(slowRate: 32 * 1024)
+        let url = net.server.url("slow/long.mp3")
+        let engine = try net.engine(sink: "fakesink sync=true")
+        let recorder = EventRecorder()
+        engine.delegate = recorder
+        engine.load(EngineItem(id: TrackID(1), uri: url), at: .seconds(45), playing: true)
+        recorder.wait(for: .trackStarted(TrackID(1)), timeout: 20)
+        XCTAssertTrue(pump(until: { seconds(engine.position) > 45.5 }, timeout: 20),
+                      "position \(seconds(engine.position)), log \(net.server.accessLog)")
+        engine.stop()
+        assertRangeRequested(near: Double(net.longSize) * 0.75, from: net)
+        assertTwoParts(net.presentRanges, of: url, splitBefore: Double(net.longSize) * 0.75)
+    }
+
+    /// Over the size cap, closing an entry removes the least recently played ones (both files), not the
+    /// one just played; an evicted file is fetched whole on its next play.
+    func testTheCacheCapEvictsTheLeastRecentlyPlayedEntry() throws {
+        let probe = try NetworkFixture()
+        let capacity = probe.longSize + probe.size(of: "short.mp3") / 2
+        let net = try NetworkFixture(cacheCapacity: capacity)
+        let short = net.server.url("short.mp3"), long = net.server.url("long.mp3")
+        let engine = try net.engine()
+        play(engine, short).wait(for: .endOfStream(TrackID(1)), timeout: 30)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { net.isCached(short, completely: net.size(of: "short.mp3")) })
+        play(engine, long, id: 2).wait(for: .endOfStream(TrackID(2)), timeout: 60)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { net.isCached(long, completely: net.longSize) })
+        XCTAssertTrue(eventually(timeout: 5) { !FileManager.default.fileExists(atPath: net.cache.sidecarFile(for: short).path) })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: net.cache.dataFile(for: short).path))
+
+        let logged = net.server.accessLog.count
+        play(engine, short, id: 3).wait(for: .endOfStream(TrackID(3)), timeout: 30)
+        engine.stop()
+        XCTAssertTrue(net.server.accessLog.dropFirst(logged).contains {
+            $0.status == 200 && $0.bodyBytes == Int(net.size(of: "short.mp3"))
+        }, "\(net.server.accessLog)")
+        XCTAssertTrue(eventually(timeout: 5) { !FileManager.default.fileExists(atPath: net.cache.sidecarFile(for: long).path) },
+                      "the older long entry must go once short is back")
     }
 
     func testNotFoundAndServerErrorsFailAfterBoundedRetries() throws {

@@ -64,7 +64,7 @@ public final class NginxServer {
         error_log \(prefix.path)/logs/error.log;
         events { worker_connections 64; }
         http {
-            types { audio/mpeg mp3; audio/flac flac; }
+            types { audio/mpeg mp3; audio/flac flac; application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
             log_format quaver '$request|$status|$body_bytes_sent|$http_range';
             access_log \(prefix.path)/logs/access.log quaver;
             client_body_temp_path \(prefix.path)/body;
