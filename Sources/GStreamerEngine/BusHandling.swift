@@ -72,7 +72,10 @@ extension GStreamerEngine {
             remote?.file.setDuration(duration)
             emit(.duration(current.id, duration))
         }
-        if let seekable = playbin.querySeekable(), seekable != sentSeekable {
+        // A stream without a length is live (a live HLS playlist answers SEEKING with true for its window):
+        // MPRIS clients must not offer a seek bar for it.
+        if let answer = playbin.querySeekable(), case let seekable = answer && sentDuration != nil,
+           seekable != sentSeekable {
             sentSeekable = seekable
             emit(.seekable(current.id, seekable))
         }

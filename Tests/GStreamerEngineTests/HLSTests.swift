@@ -64,10 +64,12 @@ final class HLSTests: XCTestCase {
     }
 
     /// Without ENDLIST there is no length. hlsdemux still answers SEEKING with true (the playlist's
-    /// segments are a seek window, measured), and the engine passes that on.
+    /// segments are a seek window, measured), but a stream without a length is live: not seekable.
     func testALivePlaylistPlaysWithoutALength() throws {
         let (recorder, engine, _) = try play(endList: false)
-        recorder.wait(for: .seekable(TrackID(1), true), timeout: 10)
+        recorder.wait(for: .seekable(TrackID(1), false), timeout: 10)
+        runLoop(for: 1)
+        XCTAssertFalse(recorder.events.contains(.seekable(TrackID(1), true)), "a live playlist is not seekable")
         XCTAssertFalse(recorder.events.contains { if case .duration(_, .some) = $0 { return true } else { return false } },
                        "\(recorder.events.filter { if case .buffering = $0 { return false } else { return true } })")
         engine.stop()
