@@ -106,9 +106,11 @@ final class BenchProcess {
     private let process = Process()
     private let output = Pipe()
 
-    init(_ executable: String, _ arguments: [String]) throws {
+    /// `environment`: the child's whole environment (a private HOME for quaverd); by default ours.
+    init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.standardOutput = output
         try process.run()
     }
@@ -124,9 +126,16 @@ final class BenchProcess {
         return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
+    var pid: pid_t { process.processIdentifier }
+    private var stopped = false
+
+    /// SIGTERM and reap with waitpid: Foundation's `waitUntilExit` never saw quaverd exit once a
+    /// pulseaudio child ran (TestSupport's SpawnedTool notes the same).
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        guard !stopped else { return }
+        stopped = true
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 }

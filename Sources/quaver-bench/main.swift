@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// Benchmarks that print numbers; run on demand (`make bench`), never part of the test suite.
 struct QuaverBench: ParsableCommand {
@@ -18,12 +19,16 @@ struct QuaverBench: ParsableCommand {
         subcommands: [
             DBusRoundTrip.self,
             DBusBenchService.self,
+            DaemonCost.self,
             EnginePlayback.self,
             EnginePlaybackChild.self,
             MPRISLatency.self,
             MPRISHammer.self,
             NetworkPlayback.self,
+            BenchReport.self,
         ])
 }
 
+// Line-buffered even into a pipe, so scripts/bench shows each figure as it comes.
+setvbuf(stdout, nil, _IOLBF, 0)
 QuaverBench.main()
