@@ -31,8 +31,9 @@ struct BenchRow {
 
 /// Reads the `ROW|…` lines of a benchmark run from standard input and prints them as one aligned table.
 struct BenchReport: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "report", shouldDisplay: false,
-                                                    abstract: "Align the ROW lines on standard input into a table.")
+    static let configuration = CommandConfiguration(commandName: "report",
+                                                    abstract: "Align the ROW lines on standard input into a table.",
+                                                    shouldDisplay: false)
 
     func run() {
         var rows = [["figure", "value", "floor", "ratio", "target", "ok"]]

@@ -27,12 +27,14 @@ struct DaemonCost: ParsableCommand {
     var queued = 20_000
     @Option(help: "Daemon starts timed.")
     var spawns = 9
+    @Option(help: "Sink for both players (default: pulsesink, or fakesink sync=true without PulseAudio).")
+    var sink: String?
 
     func run() throws {
         let scratch = try TemporaryDirectory(prefix: "quaver-daemon-cost")
         let pulse = try? PulseAudioServer()
         defer { pulse?.stop() }
-        let sink = pulse == nil ? "fakesink sync=true" : "pulsesink"
+        let sink = self.sink ?? (pulse == nil ? "fakesink sync=true" : "pulsesink")
         print("sink: \(sink)\(pulse == nil ? " (PulseAudio did not start)" : " into a headless PulseAudio null sink")")
         let bus = try BenchBus()
         defer { bus.stop() }
