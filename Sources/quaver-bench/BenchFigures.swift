@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventLoop
 import Foundation
 
 /// One line of the table `scripts/bench` prints at the end: each benchmark prints its figures as
@@ -45,6 +46,16 @@ struct BenchReport: ParsableCommand {
         for row in rows {
             print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
         }
+    }
+}
+
+/// Microseconds per call of `body`, `count` times after `warmUp` untimed calls.
+func timeCalls(_ count: Int, warmUp: Int, _ body: () throws -> Void) throws -> [Int64] {
+    for _ in 0..<warmUp { try body() }
+    return try (0..<count).map { _ in
+        let start = EventLoop.monotonicMicroseconds
+        try body()
+        return EventLoop.monotonicMicroseconds - start
     }
 }
 

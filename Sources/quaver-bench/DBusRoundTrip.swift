@@ -44,15 +44,7 @@ struct DBusRoundTrip: ParsableCommand {
         })
     }
 
-    /// Microseconds per call, after 200 warm-up calls.
-    private func measure(_ body: () throws -> Void) throws -> [Int64] {
-        for _ in 0..<200 { try body() }
-        return try (0..<calls).map { _ in
-            let start = EventLoop.monotonicMicroseconds
-            try body()
-            return EventLoop.monotonicMicroseconds - start
-        }
-    }
+    private func measure(_ body: () throws -> Void) throws -> [Int64] { try timeCalls(calls, warmUp: 200, body) }
 
     private func report(_ label: String, _ samples: [Int64]) {
         let sorted = samples.sorted()

@@ -124,14 +124,8 @@ struct MPRISLatency: ParsableCommand {
                  target: "abs < 50 (no underrun)", ok: abs(drift) < 50).emit()
     }
 
-    /// Microseconds per call, after 100 warm-up calls.
     private func timeCalls(_ body: () throws -> Void) throws -> [Int64] {
-        for _ in 0..<100 { try body() }
-        return try (0..<calls).map { _ in
-            let start = EventLoop.monotonicMicroseconds
-            try body()
-            return EventLoop.monotonicMicroseconds - start
-        }
+        try quaver_bench.timeCalls(calls, warmUp: 100, body)
     }
 }
 
