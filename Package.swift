@@ -67,7 +67,7 @@ let package = Package(
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop",
+                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop", "TestSupport",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 

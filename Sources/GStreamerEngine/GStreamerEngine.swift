@@ -78,6 +78,7 @@ public final class GStreamerEngine: AudioEngine {
         output = try Element.parse(configuration.sink)
         playbin.set("flags", "audio+soft-volume")
         describeStream(configuration)
+        sizeBuffers(configuration)
         playbin.set("audio-sink", output)
         // Without the video flag playbin still builds autovideosink for a file that has only video
         // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
@@ -102,6 +103,17 @@ public final class GStreamerEngine: AudioEngine {
         aboutToFinish?.cancel()
         playbin.setState(.null)
         remote?.file.close()
+    }
+
+    /// A music daemon needs no low-latency output: 1 s of buffer written in 100 ms segments wakes the
+    /// sink and the sound server a tenth as often as GStreamer's 200 ms / 10 ms default (audio base sinks:
+    /// pulsesink, alsasink). Values written in the sink description win. Pause, seek and volume do not
+    /// wait for the buffer (cork, flush, stream volume).
+    private func sizeBuffers(_ configuration: Configuration) {
+        guard output.hasProperty("buffer-time"), output.hasProperty("latency-time"),
+              !configuration.sink.contains("buffer-time"), !configuration.sink.contains("latency-time") else { return }
+        output.set("buffer-time", "1000000")
+        output.set("latency-time", "100000")
     }
 
     /// media.role=music lets the sound server apply its music policies (corking, per-role volume).

@@ -44,15 +44,7 @@ struct DBusRoundTrip: ParsableCommand {
         })
     }
 
-    /// Microseconds per call, after 200 warm-up calls.
-    private func measure(_ body: () throws -> Void) throws -> [Int64] {
-        for _ in 0..<200 { try body() }
-        return try (0..<calls).map { _ in
-            let start = EventLoop.monotonicMicroseconds
-            try body()
-            return EventLoop.monotonicMicroseconds - start
-        }
-    }
+    private func measure(_ body: () throws -> Void) throws -> [Int64] { try timeCalls(calls, warmUp: 200, body) }
 
     private func report(_ label: String, _ samples: [Int64]) {
         let sorted = samples.sorted()
@@ -126,9 +118,16 @@ final class BenchProcess {
         return String(decoding: bytes.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     }
 
+    var pid: pid_t { process.processIdentifier }
+    private var stopped = false
+
+    /// SIGTERM and reap with waitpid: Foundation's `waitUntilExit` never saw quaverd exit once a
+    /// pulseaudio child ran (TestSupport's SpawnedTool notes the same).
     func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
+        guard !stopped else { return }
+        stopped = true
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 }

@@ -11,8 +11,10 @@ struct EnginePlayback: ParsableCommand {
         commandName: "engine-playback",
         abstract: "CPU seconds and peak RSS of playing a file: GStreamerEngine vs gst-launch-1.0 playbin.")
 
-    @Option(help: "The file to play (default: a generated 60 s FLAC).")
+    @Option(help: "The file to play (default: a generated FLAC tone of --seconds).")
     var file: String?
+    @Option(help: "Length of the generated tone.")
+    var seconds = 20
 
     @Option(help: "Sink description for both players.")
     var sink = "fakesink sync=true"
@@ -21,7 +23,7 @@ struct EnginePlayback: ParsableCommand {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-bench.\(getpid())")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let path = try file ?? generateFLAC(in: scratch)
+        let path = try file ?? tone("flac", seconds: seconds, in: scratch)
         let uri = URL(fileURLWithPath: path).absoluteString
         print("file: \(path)\nsink: \(sink)")
         let ours = try measure(["/proc/self/exe", "engine-playback-child", "--uri", uri, "--sink", sink])
@@ -29,14 +31,6 @@ struct EnginePlayback: ParsableCommand {
         report("quaver engine", ours, against: nil)
         report("gst-launch playbin", floor, against: nil)
         report("ratio engine/gst-launch", ours, against: floor)
-    }
-
-    private func generateFLAC(in directory: URL) throws -> String {
-        let wav = directory.appendingPathComponent("tone.wav").path
-        let flac = directory.appendingPathComponent("tone.flac").path
-        try runTool("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "60", "sine", "440"])
-        try runTool("/usr/bin/flac", ["-s", "-f", "-o", flac, wav])
-        return flac
     }
 
     private func report(_ label: String, _ usage: Usage, against floor: Usage?) {
@@ -99,11 +93,7 @@ private func measure(_ argv: [String]) throws -> Usage {
                  wall: Date().timeIntervalSince(started))
 }
 
-private func runTool(_ path: String, _ arguments: [String]) throws {
+func runTool(_ path: String, _ arguments: [String]) throws {
     _ = try measure([path] + arguments)
 }
 
-private struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -3,118 +3,152 @@ import DBus
 import EventLoop
 import Foundation
 
-/// MPRIS latency of the real quaverd (playing into `fakesink sync=true`) on a private bus:
-/// OpenUri until a client sees PlaybackStatus Playing, and GetAll(Player) while playing, alone and
-/// with `mpris-hammer` child processes calling GetAll as fast as they can.
+/// MPRIS latency of the real quaverd (playing into `fakesink sync=true`) on a private bus: OpenUri until
+/// the position advances, Next until the new Metadata is signalled, Get and GetAll alone and while
+/// `mpris-hammer` child processes call GetAll flat out, against the bus daemon's own round trip.
 struct MPRISLatency: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mpris-latency",
-        abstract: "Time OpenUri → Playing and GetAll(Player) on the real quaverd, alone and under load.")
-
-    static let name = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let player = "org.mpris.MediaPlayer2.Player"
+        abstract: "Time OpenUri → position advancing, Next → Metadata and Get/GetAll on the real quaverd, alone and under load.")
 
     @Option(help: "A decodable audio file to open (default: the first demo track).")
     var file = "demo/01 Morning Arpeggio.flac"
-    @Option(help: "OpenUri measurements.")
-    var opens = 30
-    @Option(help: "GetAll calls per measurement.")
+    @Option(help: "OpenUri and Next measurements.")
+    var opens = 20
+    @Option(help: "Calls per Get/GetAll measurement.")
     var calls = 3_000
     @Option(help: "Client processes calling GetAll during the loaded measurement.")
     var clients = 4
+    @Option(help: "Seconds the clients call GetAll.")
+    var loadSeconds = 5.0
 
     func run() throws {
-        let binaries = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        let daemon = try BenchProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
-        defer { daemon.stop() }
-        let address = try daemon.firstLine()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-mpris-latency.\(getpid())")
         defer { try? FileManager.default.removeItem(at: home) }
-        let quaverd = try BenchProcess(binaries.appendingPathComponent("quaverd").path,
-                                       ["--bus-address", address, "--output", "fakesink sync=true"],
-                                       environment: QuaverdUnderTest.environment(home: home))
+        let bus = try BenchBus()
+        defer { bus.stop() }
+        let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
         defer { quaverd.stop() }
-        let client = try Connection(address: address)
-        try waitForQuaverd(client)
         let uri = URL(fileURLWithPath: file).standardizedFileURL.absoluteString
 
-        report("OpenUri → PropertiesChanged(PlaybackStatus=Playing)", try measureOpen(uri, client))
-        report("GetAll(Player) while playing, alone", try measureGetAll(client))
+        let advancing = try measureOpen(uri, quaverd)
+        BenchRow("OpenUri → position advancing, ms (FLAC)", value: median(advancing), floor: nil, format: "%.1f",
+                 target: "< 30", ok: median(advancing) < 30).emit()
+        let next = try measureNext(uri, quaverd)
+        BenchRow("Next → new Metadata signalled, ms", value: median(next), floor: nil, format: "%.1f",
+                 target: "< 50", ok: median(next) < 50).emit()
+        let floor = try timeCalls { try bus.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                        interface: "org.freedesktop.DBus", method: "GetId") }
+        let get = try timeCalls { _ = try quaverd.get("PlaybackStatus") }
+        let getAll = try timeCalls { try getAllPlayer(quaverd) }
+        for (label, samples) in [("Get", get), ("GetAll", getAll)] {
+            for (name, p) in [("p50", 0.5), ("p99", 0.99)] {
+                let value = percentileMilliseconds(samples, p)
+                BenchRow("\(label) \(name) while playing, 1 client, ms", value: value,
+                         floor: percentileMilliseconds(floor, p), format: "%.3f", target: name == "p99" ? "≤ 0.6" : "—",
+                         ok: name == "p99" ? value <= 0.6 : nil).emit()
+            }
+        }
+        try measureUnderLoad(quaverd, floor: floor)
+    }
+
+    /// Stop, then OpenUri and poll Position about every millisecond until it is past zero.
+    private func measureOpen(_ uri: String, _ quaverd: BenchQuaverd) throws -> [Double] {
+        try (0..<opens).map { _ in
+            try quaverd.call("Stop")
+            usleep(50_000)
+            let start = EventLoop.monotonicMicroseconds
+            try quaverd.call("OpenUri", [.string(uri)])
+            while (try quaverd.get("Position")?.int64Value ?? 0) <= 0 {
+                guard EventLoop.monotonicMicroseconds - start < 10_000_000 else {
+                    throw BenchError("the position did not advance within 10 s of OpenUri")
+                }
+                usleep(1000)
+            }
+            return Double(EventLoop.monotonicMicroseconds - start) / 1000
+        }
+    }
+
+    /// A queue of `opens + 1` copies of the file; each Next until PropertiesChanged carries a Metadata
+    /// with a new mpris:trackid.
+    private func measureNext(_ uri: String, _ quaverd: BenchQuaverd) throws -> [Double] {
+        try quaverd.call("ReplaceQueue", [.stringArray(Array(repeating: uri, count: opens + 1)), .boolean(true)],
+                         interface: "org.quaver.Quaver1")
+        var trackID: String?
+        var changedAt: Int64?
+        let rule = MatchRule(sender: BenchQuaverd.name, interface: BenchQuaverd.properties, member: "PropertiesChanged",
+                             path: BenchQuaverd.path, arg0: BenchQuaverd.player)
+        let subscription = try quaverd.bus.client.subscribe(rule: rule) { signal in
+            guard signal.arguments.count > 1,
+                  let id = signal.arguments[1].dictionaryValue?["Metadata"]?.unwrapped.dictionaryValue?["mpris:trackid"]?
+                      .unwrapped.objectPathValue?.description, id != trackID else { return }
+            trackID = id
+            changedAt = EventLoop.monotonicMicroseconds
+        }
+        defer { subscription.cancel() }
+        EventLoop.main.run(until: { false }, timeout: 0.5)
+        return try (0..<opens).map { _ in
+            changedAt = nil
+            let start = EventLoop.monotonicMicroseconds
+            try quaverd.call("Next")
+            guard EventLoop.main.run(until: { changedAt != nil }, timeout: 10), let end = changedAt else {
+                throw BenchError("no new Metadata within 10 s of Next")
+            }
+            EventLoop.main.run(until: { false }, timeout: 0.05)
+            return Double(end - start) / 1000
+        }
+    }
+
+    /// GetAll alone in this client while `clients` hammers call it flat out; their calls per second, and
+    /// how far the position drifted from the wall clock meanwhile (an underrun stalls the position).
+    private func measureUnderLoad(_ quaverd: BenchQuaverd, floor: [Int64]) throws {
+        try quaverd.call("Play")
+        let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let positionBefore = try quaverd.get("Position")?.int64Value ?? 0, started = EventLoop.monotonicMicroseconds
         let hammers = try (0..<clients).map { _ in
-            try BenchProcess(Bundle.main.executablePath ?? CommandLine.arguments[0], ["mpris-hammer", "--address", address])
+            try BenchProcess(binary, ["mpris-hammer", "--address", quaverd.bus.address, "--seconds", "\(loadSeconds)"])
         }
         defer { hammers.forEach { $0.stop() } }
         usleep(300_000)
-        report("GetAll(Player) while playing, \(clients) clients calling GetAll flat out", try measureGetAll(client))
+        let loaded = try timeCalls { try getAllPlayer(quaverd) }
+        let perSecond = try hammers.map { Double(try $0.firstLine()) ?? 0 }.reduce(0, +) / loadSeconds
+        let drift = Double((try quaverd.get("Position")?.int64Value ?? 0) - positionBefore
+                           - (EventLoop.monotonicMicroseconds - started)) / 1000
+        for (name, p) in [("p50", 0.5), ("p99", 0.99)] {
+            BenchRow("GetAll \(name) with \(clients) clients flat out, ms", value: percentileMilliseconds(loaded, p),
+                     floor: percentileMilliseconds(floor, p), format: "%.3f", target: "—", ok: nil).emit()
+        }
+        BenchRow("GetAll calls/s by \(clients) clients", value: perSecond, floor: nil, format: "%.0f",
+                 target: "≥ 10000", ok: perSecond >= 10_000).emit()
+        BenchRow("position drift vs wall clock under load, ms", value: drift, floor: 0, format: "%.1f",
+                 target: "abs < 50 (no underrun)", ok: abs(drift) < 50).emit()
     }
 
-    private func measureOpen(_ uri: String, _ client: Connection) throws -> [Int64] {
-        var playingAt: Int64?
-        let subscription = try client.subscribe(rule: MatchRule(sender: Self.name, interface: "org.freedesktop.DBus.Properties",
-                                                                member: "PropertiesChanged", path: Self.path, arg0: Self.player)) {
-            signal in
-            if signal.arguments.count > 1, signal.arguments[1].dictionaryValue?["PlaybackStatus"]?.stringValue == "Playing" {
-                playingAt = EventLoop.monotonicMicroseconds
-            }
-        }
-        defer { subscription.cancel() }
-        EventLoop.main.run(until: { false }, timeout: 0.3)
-        var samples: [Int64] = []
-        for _ in 0..<opens {
-            _ = try client.call(destination: Self.name, path: Self.path, interface: Self.player, method: "Stop")
-            EventLoop.main.run(until: { false }, timeout: 0.05)
-            playingAt = nil
-            let start = EventLoop.monotonicMicroseconds
-            _ = try client.call(destination: Self.name, path: Self.path, interface: Self.player, method: "OpenUri",
-                                arguments: [.string(uri)])
-            guard EventLoop.main.run(until: { playingAt != nil }, timeout: 10), let end = playingAt else {
-                throw ValidationError("no PlaybackStatus Playing within 10 s of OpenUri")
-            }
-            samples.append(end - start)
-        }
-        return samples
-    }
-
-    private func measureGetAll(_ client: Connection) throws -> [Int64] {
-        try (0..<calls).map { _ in
-            let start = EventLoop.monotonicMicroseconds
-            _ = try client.call(destination: Self.name, path: Self.path, interface: "org.freedesktop.DBus.Properties",
-                                method: "GetAll", arguments: [.string(Self.player)])
-            return EventLoop.monotonicMicroseconds - start
-        }
-    }
-
-    private func waitForQuaverd(_ client: Connection) throws {
-        for _ in 0..<1000 {
-            let owned = try client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                        interface: "org.freedesktop.DBus", method: "NameHasOwner",
-                                        arguments: [.string(Self.name)])
-            if owned.first?.boolValue == true { return }
-            usleep(10_000)
-        }
-        throw ValidationError("quaverd did not take \(Self.name) within 10 s")
-    }
-
-    private func report(_ label: String, _ samples: [Int64]) {
-        let sorted = samples.sorted()
-        func percentile(_ p: Double) -> Int64 { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        print("\(label): \(samples.count) samples, p50 \(percentile(0.5)) µs, p99 \(percentile(0.99)) µs, "
-            + "max \(sorted.last ?? 0) µs")
+    private func timeCalls(_ body: () throws -> Void) throws -> [Int64] {
+        try quaver_bench.timeCalls(calls, warmUp: 100, body)
     }
 }
 
-/// Load for `mpris-latency`: calls GetAll(Player) on quaverd back to back until stopped. Hidden from help.
+private func getAllPlayer(_ quaverd: BenchQuaverd) throws {
+    try quaverd.call("GetAll", [.string(BenchQuaverd.player)], interface: BenchQuaverd.properties)
+}
+
+/// Load for `mpris-latency`: calls GetAll(Player) on quaverd back to back for `seconds`, then prints how
+/// many calls it made. Hidden from help.
 struct MPRISHammer: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "mpris-hammer", shouldDisplay: false)
     @Option var address: String
+    @Option var seconds: Double
 
     func run() throws {
         let client = try Connection(address: address)
-        while true {
-            _ = try client.call(destination: MPRISLatency.name, path: MPRISLatency.path,
-                                interface: "org.freedesktop.DBus.Properties", method: "GetAll",
-                                arguments: [.string(MPRISLatency.player)])
+        let end = EventLoop.monotonicMicroseconds + Int64(seconds * 1_000_000)
+        var count = 0
+        while EventLoop.monotonicMicroseconds < end {
+            _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path, interface: BenchQuaverd.properties,
+                                method: "GetAll", arguments: [.string(BenchQuaverd.player)])
+            count += 1
         }
+        print(count)
     }
 }

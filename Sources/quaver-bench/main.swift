@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// Benchmarks that print numbers; run on demand (`make bench`), never part of the test suite.
 struct QuaverBench: ParsableCommand {
@@ -18,6 +19,7 @@ struct QuaverBench: ParsableCommand {
         subcommands: [
             DBusRoundTrip.self,
             DBusBenchService.self,
+            DaemonCost.self,
             EnginePlayback.self,
             EnginePlaybackChild.self,
             MPRISLatency.self,
@@ -25,7 +27,10 @@ struct QuaverBench: ParsableCommand {
             NetworkPlayback.self,
             QueueScale.self,
             QueueScaleProbe.self,
+            BenchReport.self,
         ])
 }
 
+// Line-buffered even into a pipe, so scripts/bench shows each figure as it comes.
+setvbuf(stdout, nil, _IOLBF, 0)
 QuaverBench.main()

@@ -1,0 +1,74 @@
+import DBus
+import EventLoop
+import Foundation
+
+/// A private dbus-daemon and a client connection on it, for benchmarks of the real quaverd.
+final class BenchBus {
+    let address: String
+    let client: Connection
+    private let daemon: BenchProcess
+
+    init() throws {
+        daemon = try BenchProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
+        address = try daemon.firstLine()
+        client = try Connection(address: address)
+    }
+
+    func nameHasOwner(_ name: String) throws -> Bool {
+        let reply = try client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                    interface: "org.freedesktop.DBus", method: "NameHasOwner", arguments: [.string(name)])
+        return reply.first?.boolValue == true
+    }
+
+    func stop() { daemon.stop() }
+}
+
+/// The real quaverd (next to this binary) on a `BenchBus`, with HOME and the XDG folders in `home` so
+/// no user settings or saved state take part.
+final class BenchQuaverd {
+    static let name = "org.mpris.MediaPlayer2.quaver"
+    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let player = "org.mpris.MediaPlayer2.Player"
+    static let properties = "org.freedesktop.DBus.Properties"
+
+    let bus: BenchBus
+    /// Microseconds from spawning the process to the bus reporting the MPRIS name owned.
+    private(set) var startMicroseconds: Int64 = 0
+    private let process: BenchProcess
+
+    init(on bus: BenchBus, output: String, home: URL, arguments: [String] = []) throws {
+        self.bus = bus
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
+            environment[key] = home.appendingPathComponent(folder).path
+        }
+        let binary = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+            .deletingLastPathComponent().appendingPathComponent("quaverd").path
+        let start = EventLoop.monotonicMicroseconds
+        process = try BenchProcess(binary, ["--bus-address", bus.address, "--output", output] + arguments,
+                                   environment: environment)
+        // Polled every 0.2 ms: the poll's own bus traffic is small next to the daemon's start.
+        while !(try bus.nameHasOwner(Self.name)) {
+            guard EventLoop.monotonicMicroseconds - start < 20_000_000 else {
+                throw BenchError("quaverd did not take \(Self.name) within 20 s")
+            }
+            usleep(200)
+        }
+        startMicroseconds = EventLoop.monotonicMicroseconds - start
+    }
+
+    var pid: pid_t { process.pid }
+
+    @discardableResult
+    func call(_ method: String, _ arguments: [DBusValue] = [], interface: String = player) throws -> [DBusValue] {
+        try bus.client.call(destination: Self.name, path: Self.path, interface: interface, method: method,
+                            arguments: arguments, timeout: 60)
+    }
+
+    func get(_ property: String) throws -> DBusValue? {
+        try call("Get", [.string(Self.player), .string(property)], interface: Self.properties).first?.unwrapped
+    }
+
+    func stop() { process.stop() }
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import EventLoop
+import Foundation
+
+/// One line of the table `scripts/bench` prints at the end: each benchmark prints its figures as
+/// `ROW|figure|value|floor|ratio|target|ok`, and the script aligns the lines it collects.
+struct BenchRow {
+    var figure: String
+    var value: String
+    var floor = "—"
+    var ratio = "—"
+    var target: String
+    var ok: Bool?
+
+    /// A figure measured against a floor from the same run; `ratio` is value / floor.
+    init(_ figure: String, value: Double, floor: Double?, format: String, target: String, ok: Bool?) {
+        self.figure = figure
+        self.value = String(format: format, value)
+        if let floor {
+            self.floor = String(format: format, floor)
+            ratio = floor > 0 ? String(format: "%.2f", value / floor) : "—"
+        }
+        self.target = target
+        self.ok = ok
+    }
+
+    func emit() {
+        let verdict = ok.map { $0 ? "yes" : "NO" } ?? "—"
+        print(["ROW", figure, value, floor, ratio, target, verdict].joined(separator: "|"))
+    }
+}
+
+/// Reads the `ROW|…` lines of a benchmark run from standard input and prints them as one aligned table.
+struct BenchReport: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "report",
+                                                    abstract: "Align the ROW lines on standard input into a table.",
+                                                    shouldDisplay: false)
+
+    func run() {
+        var rows = [["figure", "value", "floor", "ratio", "target", "ok"]]
+        while let line = readLine() {
+            guard line.hasPrefix("ROW|") else { continue }
+            rows.append(line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().map(String.init))
+        }
+        let widths = (0..<rows[0].count).map { column in rows.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        for row in rows {
+            print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  "))
+        }
+    }
+}
+
+/// Microseconds per call of `body`, `count` times after `warmUp` untimed calls.
+func timeCalls(_ count: Int, warmUp: Int, _ body: () throws -> Void) throws -> [Int64] {
+    for _ in 0..<warmUp { try body() }
+    return try (0..<count).map { _ in
+        let start = EventLoop.monotonicMicroseconds
+        try body()
+        return EventLoop.monotonicMicroseconds - start
+    }
+}
+
+/// Median of a non-empty sample.
+func median(_ samples: [Double]) -> Double {
+    let sorted = samples.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/// The `p` quantile (0…1) of microsecond samples, in milliseconds.
+func percentileMilliseconds(_ samples: [Int64], _ p: Double) -> Double {
+    let sorted = samples.sorted()
+    return Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
+}
+
+/// What the kernel counts for a running process, from /proc (proc(5)).
+enum ProcessCounters {
+    private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+
+    /// utime + stime of all its threads so far, in seconds (/proc/<pid>/stat fields 14 and 15).
+    static func cpuSeconds(_ pid: pid_t) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return 0 }
+        // Fields after the parenthesised command name start at field 3 (state).
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / ticksPerSecond
+    }
+
+    /// Peak resident set size in KiB (VmHWM in /proc/<pid>/status).
+    static func peakRSSKiB(_ pid: pid_t) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// CPU seconds per minute that each of `pids` spends over the same `seconds` of wall time from now.
+    static func cpuPerMinute(_ pids: [pid_t], over seconds: Double) -> [Double] {
+        let before = pids.map(cpuSeconds), started = Date()
+        Thread.sleep(forTimeInterval: seconds)
+        let elapsed = Date().timeIntervalSince(started)
+        return zip(pids, before).map { (cpuSeconds($0) - $1) * 60 / elapsed }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

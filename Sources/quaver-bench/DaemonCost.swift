@@ -1,0 +1,194 @@
+import ArgumentParser
+import DBus
+import EventLoop
+import Foundation
+import TestSupport
+
+/// What the real quaverd costs the machine, each against its floor from the same run:
+///
+///     private dbus-daemon ── quaverd ──▶ pulsesink ──▶ headless PulseAudio null sink
+///                                        gst-launch-1.0 playbin (same file, same sink, same seconds)
+///
+/// CPU per minute of playback (FLAC, Vorbis, MP3), while paused, while stopped with a long queue; peak
+/// RSS; spawn → MPRIS name owned; gapless joints recorded through wavenc. Without PulseAudio both
+/// players play into `fakesink sync=true`.
+struct DaemonCost: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon-cost",
+        abstract: "CPU, memory, start time and gapless joints of the real quaverd against bare playbin.")
+
+    @Option(help: "Seconds measured per playback run.")
+    var seconds = 20.0
+    @Option(help: "Playback runs per format (the median is reported).")
+    var runs = 3
+    @Option(help: "Seconds measured while paused and while stopped.")
+    var idleSeconds = 30.0
+    @Option(help: "Tracks queued for the stopped measurement.")
+    var queued = 20_000
+    @Option(help: "Daemon starts timed.")
+    var spawns = 9
+    @Option(help: "Sink for both players (default: pulsesink, or fakesink sync=true without PulseAudio).")
+    var sink: String?
+
+    func run() throws {
+        let scratch = try TemporaryDirectory(prefix: "quaver-daemon-cost")
+        let pulse = try? PulseAudioServer()
+        defer { pulse?.stop() }
+        let sink = self.sink ?? (pulse == nil ? "fakesink sync=true" : "pulsesink")
+        print("sink: \(sink)\(pulse == nil ? " (PulseAudio did not start)" : " into a headless PulseAudio null sink")")
+        let bus = try BenchBus()
+        defer { bus.stop() }
+        let home = scratch.url.appendingPathComponent("home")
+        try measureSpawn(bus, home: home)
+        let quaverd = try BenchQuaverd(on: bus, output: sink, home: home)
+        defer { quaverd.stop() }
+        let floorRSS = try measurePlayback(quaverd, sink: sink, in: scratch.url)
+        let playingRSS = Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024
+        BenchRow("peak RSS while playing, MB (VmHWM)", value: playingRSS, floor: floorRSS, format: "%.1f",
+                 target: "< 30", ok: playingRSS < 30).emit()
+        try measurePaused(quaverd, scratch.url)
+        try measureStoppedWithQueue(quaverd, scratch.url)
+        quaverd.stop()  // the gapless runs take the MPRIS name
+        let sweep = try Sweep(in: scratch.url)
+        for format in ["wav", "flac"] { try measureGapless(format, sweep, bus: bus, home: home, in: scratch.url) }
+    }
+
+    private func measureSpawn(_ bus: BenchBus, home: URL) throws {
+        let samples = try (0..<spawns).map { _ in
+            let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
+            quaverd.stop()
+            return Double(quaverd.startMicroseconds) / 1000
+        }
+        print("spawn → name owned, ms: \(samples.map { String(format: "%.1f", $0) }.joined(separator: " "))")
+        BenchRow("spawn → bus name owned, ms (warm registry)", value: median(samples), floor: nil, format: "%.1f",
+                 target: "< 50", ok: median(samples) < 50).emit()
+    }
+
+    /// quaverd and gst-launch play the same file into the same sink at the same time, `runs` times per
+    /// format; returns the floor's peak RSS in MB.
+    private func measurePlayback(_ quaverd: BenchQuaverd, sink: String, in directory: URL) throws -> Double {
+        var floorRSS = 0
+        for format in ["flac", "ogg", "mp3"] {
+            let uri = URL(fileURLWithPath: try tone(format, seconds: Int(seconds) + 10, in: directory)).absoluteString
+            var ours: [Double] = [], floor: [Double] = []
+            for _ in 0..<runs {
+                try quaverd.call("OpenUri", [.string(uri)])
+                let playbin = try BenchProcess("/usr/bin/gst-launch-1.0", ["-q", "playbin", "uri=\(uri)", "audio-sink=\(sink)"])
+                Thread.sleep(forTimeInterval: 1.5)  // both past start-up and preroll
+                let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid, playbin.pid], over: seconds)
+                floorRSS = max(floorRSS, ProcessCounters.peakRSSKiB(playbin.pid))
+                playbin.stop()
+                ours.append(perMinute[0])
+                floor.append(perMinute[1])
+            }
+            print("\(format) CPU s/min, quaverd: \(list(ours)); gst-launch playbin: \(list(floor))")
+            BenchRow("CPU s per minute playing \(format == "ogg" ? "Vorbis" : format.uppercased())",
+                     value: median(ours), floor: median(floor), format: "%.3f", target: "< floor (0.3 = 0.5 %)",
+                     ok: (median(ours) * 1000).rounded() < (median(floor) * 1000).rounded()).emit()  // as printed
+        }
+        try quaverd.call("Stop")
+        return Double(floorRSS) / 1024
+    }
+
+    private func measurePaused(_ quaverd: BenchQuaverd, _ directory: URL) throws {
+        try quaverd.call("Play")
+        Thread.sleep(forTimeInterval: 1)
+        try quaverd.call("Pause")
+        Thread.sleep(forTimeInterval: 1)
+        let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid], over: idleSeconds)[0]
+        BenchRow("CPU s per minute paused", value: perMinute, floor: 0, format: "%.3f", target: "< 0.05",
+                 ok: perMinute < 0.05).emit()
+    }
+
+    /// The queue holds `queued` hard links to one tone file, replaced in one ReplaceQueue call.
+    private func measureStoppedWithQueue(_ quaverd: BenchQuaverd, _ directory: URL) throws {
+        let source = try tone("flac", seconds: 10, in: directory)
+        let folder = directory.appendingPathComponent("queue")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let uris = try (1...queued).map { number in
+            let link = folder.appendingPathComponent(String(format: "track-%05d.flac", number))
+            guard Glibc.link(source, link.path) == 0 else { throw BenchError("cannot link \(link.path)") }
+            return link.absoluteString
+        }
+        try quaverd.call("ReplaceQueue", [.stringArray(uris), .boolean(false)], interface: "org.quaver.Quaver1")
+        try quaverd.call("Stop")
+        Thread.sleep(forTimeInterval: 2)
+        let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid], over: idleSeconds)[0]
+        BenchRow("CPU s per minute stopped, \(queued) queued", value: perMinute, floor: 0, format: "%.3f",
+                 target: "< 0.05", ok: perMinute < 0.05).emit()
+        let rss = Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024
+        BenchRow("peak RSS with \(queued) queued, MB", value: rss, floor: nil, format: "%.1f", target: "—", ok: nil).emit()
+    }
+
+    /// quaverd plays the two halves of the sweep into wavenc; the recording must equal the sweep.
+    private func measureGapless(_ format: String, _ sweep: Sweep, bus: BenchBus, home: URL, in directory: URL) throws {
+        let recording = directory.appendingPathComponent("gapless-\(format).wav")
+        let output = "audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink location=\(recording.path)"
+        let original = try wavSamples(sweep.whole)
+        let halves = sweep.halves(format)
+        let quaverd = try BenchQuaverd(on: bus, output: output, home: home, arguments: ["--play", halves.0, halves.1])
+        let deadline = Date().addingTimeInterval(30)
+        while (try? wavSamples(recording))?.count ?? 0 < original.count, Date() < deadline { usleep(50_000) }
+        Thread.sleep(forTimeInterval: 0.3)
+        quaverd.stop()
+        let recorded = try wavSamples(recording)
+        let joint = Fixtures.firstHalfFrames * Fixtures.channels
+        let window = max(0, joint - 4096)..<min(original.count, joint + 4096)
+        func differing(_ range: Range<Int>) -> Int {
+            range.filter { $0 >= recorded.count || recorded[$0] != original[$0] }.count
+        }
+        let atJoint = differing(window)
+        let elsewhere = differing(0..<original.count) - atJoint + max(0, recorded.count - original.count)
+        print("gapless \(format): \(recorded.count) samples recorded of \(original.count); \(atJoint) differ within "
+            + "±2048 frames of the joint, \(elsewhere) elsewhere")
+        BenchRow("gapless joint error \(format.uppercased()), samples", value: Double(atJoint), floor: 0, format: "%.0f",
+                 target: "0", ok: atJoint == 0).emit()
+        BenchRow("gapless dropouts elsewhere \(format.uppercased()), samples", value: Double(elsewhere), floor: 0, format: "%.0f",
+                 target: "0", ok: elsewhere == 0).emit()
+    }
+
+    private func list(_ values: [Double]) -> String { values.map { String(format: "%.3f", $0) }.joined(separator: " ") }
+}
+
+/// A 440 Hz stereo tone of `seconds` as `format` (flac, ogg, mp3 with a LAME header), made with sox and the
+/// format's encoder in `directory`; returns its path.
+func tone(_ format: String, seconds: Int, in directory: URL) throws -> String {
+    let wav = directory.appendingPathComponent("tone-\(seconds).wav").path
+    let target = directory.appendingPathComponent("tone-\(seconds).\(format)").path
+    if FileManager.default.fileExists(atPath: target) { return target }
+    if !FileManager.default.fileExists(atPath: wav) {
+        try runTool("/usr/bin/sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav, "synth", "\(seconds)", "sine", "440",
+                                     "vol", "0.5"])
+    }
+    switch format {
+    case "flac": try runTool("/usr/bin/flac", ["-s", "-f", "-o", target, wav])
+    case "ogg": try runTool("/usr/bin/oggenc", ["-Q", "-o", target, wav])
+    case "mp3": try runTool("/usr/bin/lame", ["--silent", "-b", "192", wav, target])
+    default: throw BenchError("no encoder for \(format)")
+    }
+    return target
+}
+
+/// The fixtures' gapless sweep (TestSupport's `Fixtures`, whose generator cannot run here: Foundation's
+/// Process never sees its tools exit while pulseaudio is our child), split at the same odd frame.
+private struct Sweep {
+    let whole: URL
+    private let directory: URL
+
+    init(in directory: URL) throws {
+        self.directory = directory
+        whole = directory.appendingPathComponent("sweep.wav")
+        let format = ["-r", "\(Fixtures.sampleRate)", "-c", "\(Fixtures.channels)", "-b", "16"]
+        try runTool("/usr/bin/sox", ["-q", "-n"] + format + [whole.path, "synth", "4", "sine", "200-3000", "vol", "0.6"])
+        let (first, second) = halves("wav")
+        try runTool("/usr/bin/sox", ["-q", whole.path, first, "trim", "0s", "\(Fixtures.firstHalfFrames)s"])
+        try runTool("/usr/bin/sox", ["-q", whole.path, second, "trim", "\(Fixtures.firstHalfFrames)s"])
+        for (source, target) in [(first, halves("flac").0), (second, halves("flac").1)] {
+            try runTool("/usr/bin/flac", ["-s", "-f", "-o", target, source])
+        }
+    }
+
+    func halves(_ format: String) -> (String, String) {
+        (directory.appendingPathComponent("sweep-1.\(format)").path, directory.appendingPathComponent("sweep-2.\(format)").path)
+    }
+}
