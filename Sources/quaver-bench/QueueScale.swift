@@ -26,23 +26,22 @@ struct QueueScale: ParsableCommand {
         let work = try Workspace(tracks: tracks, linking: URL(fileURLWithPath: file).standardizedFileURL)
         defer { work.remove() }
         let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        let bus = try BenchProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
+        let bus = try BenchBus()
         defer { bus.stop() }
-        let address = try bus.firstLine()
-        let quaverd = try QuaverdUnderTest(binary: binary, address: address, home: work.home)
+        let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: work.home)
         defer { quaverd.stop() }
-        let rssEmpty = quaverd.memory()
-        let probe = try BenchProcess(binary, ["queue-scale-probe", "--address", address, "--stop-file", work.stopFile])
+        let rssEmpty = memory(quaverd)
+        let probe = try BenchProcess(binary, ["queue-scale-probe", "--address", bus.address, "--stop-file", work.stopFile])
 
         let addStart = EventLoop.monotonicMicroseconds
-        try queue(work.uris, quaverd.client)
+        try queue(work.uris, bus.client)
         let addSeconds = Double(EventLoop.monotonicMicroseconds - addStart) / 1e6
         print(String(format: "AddTrack × %d: %.1f s (%.0f tracks/s)", tracks, addSeconds, Double(tracks) / addSeconds))
-        let paths = try quaverd.trackPaths()
-        print("Get(Tracks) with \(paths.count) tracks: \(try time { _ = try quaverd.trackPaths() })")
+        let paths = try trackPaths(quaverd)
+        print("Get(Tracks) with \(paths.count) tracks: \(try time { _ = try trackPaths(quaverd) })")
         let thousand = Array(paths.suffix(1000))
-        print("GetTracksMetadata(1 000 ids): \(try time { _ = try quaverd.metadata(thousand) })")
-        let rssFull = quaverd.memory()
+        print("GetTracksMetadata(1 000 ids): \(try time { _ = try metadata(thousand, quaverd) })")
+        let rssFull = memory(quaverd)
         print("quaverd memory: empty \(rssEmpty.rss) kB; with \(paths.count) tracks VmRSS \(rssFull.rss) kB, "
             + "VmHWM \(rssFull.hwm) kB (\((rssFull.rss - rssEmpty.rss) * 1024 / max(1, paths.count)) bytes/track)")
         try watchTagReading(paths, quaverd)
@@ -59,14 +58,14 @@ struct QueueScale: ParsableCommand {
     private func queue(_ uris: [String], _ client: Connection) throws {
         var after: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
         for (index, uri) in uris.enumerated() {
-            _ = try client.call(destination: QuaverdUnderTest.name, path: QuaverdUnderTest.path, interface: Self.trackList,
+            _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path, interface: Self.trackList,
                                 method: "AddTrack", arguments: [.string(uri), .objectPath(after), .boolean(false)])
             after = try ObjectPath("/org/quaver/Track/\(index + 1)")
         }
     }
 
     /// Tags are read in queue order: the first track still without a length tells how far the reader got.
-    private func watchTagReading(_ paths: [ObjectPath], _ quaverd: QuaverdUnderTest) throws {
+    private func watchTagReading(_ paths: [ObjectPath], _ quaverd: BenchQuaverd) throws {
         let before = try readCount(paths, quaverd)
         usleep(UInt32(tagSeconds * 1_000_000))
         let after = try readCount(paths, quaverd)
@@ -74,11 +73,11 @@ struct QueueScale: ParsableCommand {
                      after, paths.count, Double(after - before) / tagSeconds, tagSeconds))
     }
 
-    private func readCount(_ paths: [ObjectPath], _ quaverd: QuaverdUnderTest) throws -> Int {
+    private func readCount(_ paths: [ObjectPath], _ quaverd: BenchQuaverd) throws -> Int {
         var low = 0, high = paths.count  // invariant: paths[..<low] are read, paths[high...] are not
         while low < high {
             let middle = (low + high) / 2
-            let entry = try quaverd.metadata([paths[middle]]).first
+            let entry = try metadata([paths[middle]], quaverd).first
             if entry?["mpris:length"] != nil { low = middle + 1 } else { high = middle }
         }
         return low
@@ -126,65 +125,25 @@ private struct Workspace {
 }
 
 /// quaverd on the bench's bus with HOME and the XDG folders inside the workspace.
-final class QuaverdUnderTest {
-    static let name = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+private func trackPaths(_ quaverd: BenchQuaverd) throws -> [ObjectPath] {
+    let reply = try quaverd.call("Get", [.string(QueueScale.trackList), .string("Tracks")],
+                                 interface: BenchQuaverd.properties)
+    return (reply.first?.unwrapped.arrayValue ?? []).compactMap(\.objectPathValue)
+}
 
-    let client: Connection
-    private let process: Process
+private func metadata(_ ids: [ObjectPath], _ quaverd: BenchQuaverd) throws -> [[String: DBusValue]] {
+    let reply = try quaverd.call("GetTracksMetadata", [.objectPathArray(ids)], interface: QueueScale.trackList)
+    return (reply.first?.arrayValue ?? []).map { $0.dictionaryValue ?? [:] }
+}
 
-    init(binary: String, address: String, home: URL) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: binary).deletingLastPathComponent().appendingPathComponent("quaverd")
-        process.arguments = ["--bus-address", address, "--output", "fakesink sync=true"]
-        process.environment = Self.environment(home: home)
-        try process.run()
-        client = try Connection(address: address)
-        for _ in 0..<2000 {
-            if (try? trackPaths()) != nil { return }
-            usleep(10_000)
-        }
-        throw ValidationError("quaverd did not answer within 20 s")
+/// VmRSS and VmHWM of the daemon, in kB (/proc/<pid>/status).
+private func memory(_ quaverd: BenchQuaverd) -> (rss: Int, hwm: Int) {
+    let status = (try? String(contentsOfFile: "/proc/\(quaverd.pid)/status", encoding: .utf8)) ?? ""
+    func field(_ name: String) -> Int {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
     }
-
-    /// Ours, with HOME and the XDG folders under `home`: a benchmark must not restore or overwrite the
-    /// user's saved queue, nor read their settings.
-    static func environment(home: URL) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.appendingPathComponent(folder).path
-        }
-        return environment
-    }
-
-    func trackPaths() throws -> [ObjectPath] {
-        let reply = try client.call(destination: Self.name, path: Self.path, interface: QueueScale.properties, method: "Get",
-                                    arguments: [.string(QueueScale.trackList), .string("Tracks")])
-        return (reply.first?.unwrapped.arrayValue ?? []).compactMap(\.objectPathValue)
-    }
-
-    func metadata(_ ids: [ObjectPath]) throws -> [[String: DBusValue]] {
-        let reply = try client.call(destination: Self.name, path: Self.path, interface: QueueScale.trackList,
-                                    method: "GetTracksMetadata", arguments: [.objectPathArray(ids)], timeout: 30)
-        return (reply.first?.arrayValue ?? []).map { $0.dictionaryValue ?? [:] }
-    }
-
-    /// VmRSS and VmHWM of the daemon, in kB (/proc/<pid>/status).
-    func memory() -> (rss: Int, hwm: Int) {
-        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
-        func field(_ name: String) -> Int {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-        }
-        return (field("VmRSS"), field("VmHWM"))
-    }
-
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    return (field("VmRSS"), field("VmHWM"))
 }
 
 /// For `queue-scale`: calls Get(PlaybackStatus) every millisecond until the stop file appears, then prints
@@ -199,7 +158,7 @@ struct QueueScaleProbe: ParsableCommand {
         var samples: [Int64] = []
         while !FileManager.default.fileExists(atPath: stopFile) {
             let start = EventLoop.monotonicMicroseconds
-            _ = try client.call(destination: QuaverdUnderTest.name, path: QuaverdUnderTest.path,
+            _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path,
                                 interface: QueueScale.properties, method: "Get",
                                 arguments: [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")])
             samples.append(EventLoop.monotonicMicroseconds - start)
