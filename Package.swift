@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each using only those above it (see STYLE.md in the shared folder):
-//   C interop   CDBus, CGLib, CGStreamer (system libraries), CShims (macros and variadic C only)
+//   C interop   CDBus, CGLib, CGStreamer, CPulse, COpenSSL (system libraries), CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
@@ -31,6 +31,8 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
                        providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
+                       providers: [.apt(["libssl-dev"])]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
@@ -39,7 +41,7 @@ let package = Package(
 
         .target(name: "PlayerCore", swiftSettings: v5),
         .target(name: "GStreamerEngine",
-                dependencies: ["PlayerCore", "GStreamer", "EventLoop"], swiftSettings: v5),
+                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL"], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),

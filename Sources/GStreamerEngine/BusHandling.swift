@@ -22,21 +22,30 @@ extension GStreamerEngine {
 
     /// The oldest item handed to playbin is now heard (or, while loading, prerolled).
     private func streamStarted() {
-        guard let item = handover.streamStarted() else { return }
+        guard let handed = handover.streamStarted() else { return }
+        let item = handed.item
         let restarted = recovery != nil && item == current
         current = item
         if restarted { return }
-        if let remote, remote.item != item {  // a gapless switch away from a cached remote file
-            closeRemoteFile()
-            liveStream = false
-        }
+        if handed.isSuccessor { switchedGaplessly(to: handed) }
         forgetStreamInfo()
         emit(.trackStarted(item.id))
-        if preroll == nil {
+        if handed.isSuccessor {
             // A gapless successor starts with a rate-1 segment and no ASYNC_DONE of its own.
             if rate != 1 { startSeek(to: .zero, exact: true, report: false) }
             reportStreamInfo()
         }
+    }
+
+    /// playbin went on to the prepared item by itself (about-to-finish): the previous item's remote
+    /// file is done with, and the new one's, if it plays from the cache, is already in the slot.
+    private func switchedGaplessly(to handed: Handover.Handed) {
+        remote?.file.close()
+        remote = handed.remote.map { ($0, handed.item) }
+        if remote == nil { remoteSlot.withLock { $0 = nil } }
+        playbinURI = handed.remote == nil ? handed.item.uri : "appsrc://"
+        liveStream = false
+        startPrefetchIfIdle()
     }
 
     private func asyncDone() {

@@ -61,9 +61,8 @@ public final class GStreamerEngine: AudioEngine {
     /// sound server (recovered), an earlier one means there is none (reported as a failure).
     var outputWorked = false
     var recovery: LoopSource?
-    /// The cached remote file of the loaded item, and which `begin` made it (its events name it).
-    var remote: (file: RemoteFile, item: EngineItem, generation: Int)?
-    var remoteGeneration = 0
+    /// The cached remote file of the item playing (or loading).
+    var remote: (file: RemoteFile, item: EngineItem)?
     /// What playbin was given for the loaded item: its URI, or `appsrc://` for a cached remote file.
     var playbinURI: String?
     /// The loaded item is a live stream (radio): no length, not seekable, "Artist - Title" titles.
@@ -88,10 +87,12 @@ public final class GStreamerEngine: AudioEngine {
         if let scaletempo = try? Element.make("scaletempo") { playbin.set("audio-filter", scaletempo) }
         let handover = handover
         let playbin = playbin
-        aboutToFinish = playbin.connect("about-to-finish") {
-            if let next = handover.takeNext() { playbin.set("uri", next.uri) }
-        }
         let slot = remoteSlot
+        aboutToFinish = playbin.connect("about-to-finish") {
+            guard let next = handover.takeNext() else { return }
+            if let file = next.remote { slot.withLock { $0 = file } }
+            playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
+        }
         let network = network
         sourceSetup = playbin.connect("source-setup") { source in
             Self.setUpSource(source, slot: slot, network: network)
@@ -143,7 +144,10 @@ public final class GStreamerEngine: AudioEngine {
         begin(item)
     }
 
-    public func prepareNext(_ item: EngineItem?) { handover.prepare(item) }
+    public func prepareNext(_ item: EngineItem?) {
+        handover.prepare(item, remote: prepareRemote(for: item))
+        startPrefetchIfIdle()
+    }
 
     public func play() {
         wantsPlaying = true

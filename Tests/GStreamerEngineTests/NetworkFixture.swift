@@ -5,8 +5,8 @@ import PlayerCore
 import TestSupport
 import XCTest
 
-/// An nginx serving a 60 s and a 10 s MP3 (128 kbit/s, 16 KB/s), a private media cache, and engines
-/// that use both. Each test gets its own server, cache and log.
+/// An nginx serving a 60 s and a 10 s MP3 (128 kbit/s, 16 KB/s) and the gapless sweep's FLAC halves
+/// (`sweep-1.flac`, `sweep-2.flac`), a private media cache, and engines that use both. Each test gets its own server, cache and log.
 final class NetworkFixture {
     let files: TemporaryDirectory
     let cacheFolder: TemporaryDirectory
@@ -54,6 +54,9 @@ final class NetworkFixture {
     private static func makeMedia(in directory: URL) throws {
         let fixtures = try Fixtures.shared()
         try FileManager.default.copyItem(at: fixtures.mp3, to: directory.appendingPathComponent("short.mp3"))
+        for half in [fixtures.sweepHalvesFLAC.0, fixtures.sweepHalvesFLAC.1] {
+            try FileManager.default.copyItem(at: half, to: directory.appendingPathComponent(half.lastPathComponent))
+        }
         let wav = directory.appendingPathComponent("long.wav").path
         try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav,
                                  "synth", "\(longSeconds)", "sine", "330", "vol", "0.5"])

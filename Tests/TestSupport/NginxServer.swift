@@ -2,11 +2,13 @@ import Foundation
 import Glibc
 
 /// nginx on 127.0.0.1 serving `root`, with its own prefix, config, pid and logs in a temporary folder,
-/// in the foreground (`daemon off`, `master_process off`), stopped by PID. `/slow/` serves the same
-/// files throttled to `slowRate` bytes per second (`limit_rate`). Each access log line is
-/// `$request $status $body_bytes_sent $http_range`.
+/// in the foreground (`daemon off`, `master_process off`), stopped by PID. The same files are served over
+/// http on `port` and https on `tlsPort` (a self-signed certificate for 127.0.0.1 made at start:
+/// `certificate`, the file to trust). `/slow/` serves them throttled to `slowRate` bytes per second
+/// (`limit_rate`); `/moved/x` redirects (302) to `/x`, `/to-https/x` (301) to `x` over https.
 public final class NginxServer {
     public let port: UInt16
+    public let tlsPort: UInt16
     public let root: URL
     private let prefix: TemporaryDirectory
     private var child: ChildProcess?
@@ -17,7 +19,9 @@ public final class NginxServer {
         self.slowRate = slowRate
         prefix = try TemporaryDirectory(prefix: "quaver-nginx")
         port = try Self.freePort()
+        tlsPort = try Self.freePort()
         try FileManager.default.createDirectory(at: prefix.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
+        try makeCertificate()
         try config.write(to: prefix.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         try start()
     }
@@ -25,6 +29,17 @@ public final class NginxServer {
     deinit { stop() }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+    public func secureURL(_ path: String) -> String { "https://127.0.0.1:\(tlsPort)/\(path)" }
+
+    /// The server's self-signed certificate (PEM): what a client must trust (`SSL_CERT_FILE`).
+    public var certificate: URL { prefix.url.appendingPathComponent("cert.pem") }
+
+    private func makeCertificate() throws {
+        let key = prefix.url.appendingPathComponent("key.pem").path
+        try Fixtures.run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                     "-keyout", key, "-out", certificate.path, "-days", "2", "-subj", "/CN=127.0.0.1",
+                                     "-addext", "subjectAltName=IP:127.0.0.1"])
+    }
 
     /// Starts nginx (again, after `stop`) and waits until it accepts connections.
     public func start() throws {
@@ -65,7 +80,7 @@ public final class NginxServer {
         events { worker_connections 64; }
         http {
             types { audio/mpeg mp3; audio/flac flac; application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
-            log_format quaver '$request|$status|$body_bytes_sent|$http_range';
+            log_format quaver '$request|$status|$body_bytes_sent|$http_range|$scheme|$http_user_agent';
             access_log \(prefix.path)/logs/access.log quaver;
             client_body_temp_path \(prefix.path)/body;
             proxy_temp_path \(prefix.path)/proxy;
@@ -74,9 +89,14 @@ public final class NginxServer {
             scgi_temp_path \(prefix.path)/scgi;
             server {
                 listen 127.0.0.1:\(port);
+                listen 127.0.0.1:\(tlsPort) ssl;
+                ssl_certificate \(certificate.path);
+                ssl_certificate_key \(prefix.path)/key.pem;
                 root \(root.path);
                 location /slow/ { alias \(root.path)/; limit_rate \(slowRate); }
                 location /error500/ { return 500; }
+                location ~ ^/moved/(.*)$ { return 302 /$1; }
+                location ~ ^/to-https/(.*)$ { return 301 https://127.0.0.1:\(tlsPort)/$1; }
             }
         }
         """
@@ -121,15 +141,21 @@ public struct AccessLogEntry: CustomStringConvertible {
     public let bodyBytes: Int
     /// The Range header, `nil` when absent.
     public let range: String?
+    /// `http` or `https`.
+    public let scheme: String
+    /// `Quaver` for our own client, `GStreamer souphttpsrc …` for playbin's.
+    public let userAgent: String
 
     init?(_ line: Substring) {
         let fields = line.split(separator: "|", omittingEmptySubsequences: false)
-        guard fields.count == 4, let status = Int(fields[1]), let bytes = Int(fields[2]) else { return nil }
+        guard fields.count == 6, let status = Int(fields[1]), let bytes = Int(fields[2]) else { return nil }
         request = String(fields[0])
         self.status = status
         bodyBytes = bytes
         range = fields[3] == "-" ? nil : String(fields[3])
+        scheme = String(fields[4])
+        userAgent = String(fields[5])
     }
 
-    public var description: String { "\(request) \(status) \(bodyBytes) \(range ?? "-")" }
+    public var description: String { "\(request) \(status) \(bodyBytes) \(range ?? "-") \(scheme) \(userAgent)" }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
 
-/// One HTTP/1.1 GET over a plain TCP socket (`Connection: close`), read with blocking calls on the
+/// One HTTP/1.1 GET over TCP, or TLS for https (`Connection: close`), read with blocking calls on the
 /// caller's thread. Small on purpose: the cache needs Range and conditional requests and the response
-/// head before the body; everything else (TLS, redirects, chunked bodies) is left to playbin's own source.
+/// head before the body; chunked bodies (live streams) are left to playbin's own source.
 /// `cancel()` from another thread wakes a blocked read (`shutdown`).
 final class HTTPConnection {
     struct Head {
@@ -19,38 +19,64 @@ final class HTTPConnection {
         var totalFromContentRange: UInt64? {
             headers["content-range"].flatMap { $0.split(separator: "/").last }.flatMap { UInt64($0) }
         }
+        var isRedirect: Bool { [301, 302, 303, 307, 308].contains(status) && headers["location"] != nil }
     }
 
     enum Failure: Error, CustomStringConvertible {
-        case badURL, resolve(String), connect(String), timeout, closed, malformed
+        case badURL, resolve(String), connect(String), timeout, closed, malformed, tls(String), redirects
         var description: String {
             switch self {
-            case .badURL: return "not an http:// URL"
+            case .badURL: return "not an http:// or https:// URL"
             case .resolve(let text): return "cannot resolve host: \(text)"
             case .connect(let text): return "cannot connect: \(text)"
             case .timeout: return "timed out"
             case .closed: return "connection closed"
             case .malformed: return "malformed HTTP response"
+            case .tls(let text): return "TLS: \(text)"
+            case .redirects: return "too many redirects"
             }
         }
     }
 
+    /// Redirects followed before giving up (browsers allow about 20; music hosts use one or two).
+    static let maximumRedirects = 5
+
     private let fd: Int32
+    private let tls: TLSSession?
     private var pending: [UInt8] = []
     private(set) var head: Head!
 
+    /// GETs `url`, following redirects (the headers go along to each hop), and returns the connection
+    /// whose response head is not a redirect.
+    static func open(url: String, headers: [(String, String)], timeout: Double) throws -> HTTPConnection {
+        var target = url
+        for _ in 0...maximumRedirects {
+            let connection = try HTTPConnection(url: target, headers: headers, timeout: timeout)
+            guard connection.head.isRedirect, let location = connection.head.headers["location"],
+                  let next = URL(string: location, relativeTo: URL(string: target))?.absoluteString else {
+                return connection
+            }
+            connection.cancel()
+            target = next
+        }
+        throw Failure.redirects
+    }
+
     /// Connects within `timeout` seconds, sends the request, and reads the response head.
-    init(url: String, headers: [(String, String)], timeout: Double) throws {
-        guard let parts = URLComponents(string: url), parts.scheme == "http", let host = parts.host else {
+    private init(url: String, headers: [(String, String)], timeout: Double) throws {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = parts.host else {
             throw Failure.badURL
         }
-        let port = parts.port ?? 80
+        let port = parts.port ?? (scheme == "https" ? 443 : 80)
         fd = try Self.connect(host: host, port: port, timeout: timeout)
         do {
             Self.setReadTimeout(fd, timeout)
+            tls = scheme == "https" ? try TLSSession(socket: fd, host: host) : nil
             let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
             let target = path + (parts.percentEncodedQuery.map { "?\($0)" } ?? "")
-            var request = "GET \(target) HTTP/1.1\r\nHost: \(host):\(port)\r\nUser-Agent: Quaver\r\nConnection: close\r\n"
+            let hostHeader = parts.port == nil ? host : "\(host):\(port)"
+            var request = "GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: Quaver\r\nConnection: close\r\n"
             for (name, value) in headers { request += "\(name): \(value)\r\n" }
             try send(Array((request + "\r\n").utf8))
             head = try readHead()
@@ -73,6 +99,11 @@ final class HTTPConnection {
             pending.removeFirst(count)
             return count
         }
+        return try receive(into: buffer)
+    }
+
+    private func receive(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        if let tls { return try tls.read(into: buffer) }
         let count = recv(fd, buffer.baseAddress, buffer.count, 0)
         if count < 0 { throw errno == EAGAIN || errno == EWOULDBLOCK ? Failure.timeout : Failure.connect(String(cString: strerror(errno))) }
         return count
@@ -81,9 +112,12 @@ final class HTTPConnection {
     private func send(_ bytes: [UInt8]) throws {
         var sent = 0
         while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { throw Failure.connect(String(cString: strerror(errno))) }
-            sent += count
+            sent += try bytes[sent...].withUnsafeBytes { part -> Int in
+                if let tls { return try tls.write(part) }
+                let count = Glibc.send(fd, part.baseAddress, part.count, Int32(MSG_NOSIGNAL))
+                guard count > 0 else { throw Failure.connect(String(cString: strerror(errno))) }
+                return count
+            }
         }
     }
 
@@ -96,9 +130,8 @@ final class HTTPConnection {
                 return try Self.parseHead(bytes[..<end])
             }
             guard bytes.count < 64 * 1024 else { throw Failure.malformed }
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = try chunk.withUnsafeMutableBytes { try receive(into: $0) }
             if count == 0 { throw Failure.closed }
-            if count < 0 { throw errno == EAGAIN ? Failure.timeout : Failure.connect(String(cString: strerror(errno))) }
             bytes += chunk[..<count]
         }
     }

@@ -68,9 +68,13 @@ extension RemoteFile {
             }
         }
         do {
-            return try HTTPConnection(url: url, headers: headers, timeout: options.connectTimeout)
-        } catch {
-            throw RemoteFailure(kind: .network, text: "\(error)")
+            return try HTTPConnection.open(url: url, headers: headers, timeout: options.connectTimeout)
+        } catch let failure as HTTPConnection.Failure {
+            // An untrusted certificate or a redirect loop stays so: retrying only delays the failure.
+            switch failure {
+            case .tls, .redirects, .badURL: throw RemoteFailure(kind: .network, text: "\(failure)", isFinal: true)
+            default: throw RemoteFailure(kind: .network, text: "\(failure)")
+            }
         }
     }
 
@@ -84,7 +88,7 @@ extension RemoteFile {
                 closed = true
                 discardOnClose = true
             }
-            report(.live)
+            report(self, .live)
             return nil
         case 200:
             lock.withLock {
@@ -108,7 +112,7 @@ extension RemoteFile {
     private func announce(length: UInt64) {
         guard !readySent else { return }
         readySent = true
-        report(.ready(size: length))
+        report(self, .ready(size: length))
     }
 
     /// Writes downloaded bytes and serves a waiting read (under lock). The sidecar is saved every MiB.
@@ -121,6 +125,7 @@ extension RemoteFile {
             bytesSinceSave = 0
             entry.save()
         }
+        if entry.isComplete { report(self, .complete) }
         serveWanted()
         updateBuffering()
     }
@@ -140,7 +145,7 @@ extension RemoteFile {
         if let etag = entry.sidecar.etag { headers.append(("If-None-Match", etag)) }
         if let modified = entry.sidecar.lastModified { headers.append(("If-Modified-Since", modified)) }
         guard !headers.isEmpty,
-              let connection = try? HTTPConnection(url: url, headers: headers, timeout: options.connectTimeout)
+              let connection = try? HTTPConnection.open(url: url, headers: headers, timeout: options.connectTimeout)
         else { return }
         connection.cancel()
         if connection.head.status == 200 { lock.withLock { discardOnClose = true } }

@@ -10,6 +10,8 @@ enum RemoteFileEvent: Equatable {
     case live
     /// Bytes ahead of the read position, in percent of what playing needs to go on (100: enough).
     case buffering(Int)
+    /// Every byte is on disk: the next item's download may begin.
+    case complete
     /// Retries are used up.
     case failed(EngineError.Kind, String)
 }
@@ -27,12 +29,14 @@ final class RemoteFile {
     let url: String
     private let cache: MediaCache
     let options: GStreamerEngine.NetworkOptions
-    let report: (RemoteFileEvent) -> Void
+    let report: (RemoteFile, RemoteFileEvent) -> Void
     let lock = NSCondition()
 
     var entry: CacheEntry?
     var source: AppSource?
+    var started = false
     var closed = false
+    var failed = false
     /// Set when a revalidation found a newer version, or the URL is a live stream: the entry is
     /// dropped once closed.
     var discardOnClose = false
@@ -59,23 +63,26 @@ final class RemoteFile {
     static let nearAhead: UInt64 = 16 * 1024
 
     init(url: String, cache: MediaCache, options: GStreamerEngine.NetworkOptions,
-         report: @escaping (RemoteFileEvent) -> Void) {
+         report: @escaping (RemoteFile, RemoteFileEvent) -> Void) {
         self.url = url
         self.cache = cache
         self.options = options
         self.report = report
     }
 
-    /// URLs the cache handles: plain http files. Playlists and HLS (`.m3u8`), and https (no TLS in
-    /// our client), are played by playbin's own source.
+    /// URLs the cache handles: http and https files. Playlists and HLS (`.m3u8`) are played by
+    /// playbin's own source.
     static func isCacheable(_ uri: String) -> Bool {
-        guard uri.lowercased().hasPrefix("http://"), let path = URLComponents(string: uri)?.path.lowercased() else {
+        guard let parts = URLComponents(string: uri), ["http", "https"].contains(parts.scheme?.lowercased()) else {
             return false
         }
+        let path = parts.path.lowercased()
         return ![".m3u8", ".m3u", ".pls"].contains { path.hasSuffix($0) }
     }
 
+    /// Starts the download thread (once; later calls do nothing).
     func start() {
+        guard lock.withLock({ () -> Bool in defer { started = true }; return !started }) else { return }
         let thread = Thread { [self] in run() }
         thread.name = "quaver-download"
         thread.start()
@@ -90,6 +97,12 @@ final class RemoteFile {
             lock.broadcast()
         }
     }
+
+    /// Whether an `appsrc` attached now would get bytes: the length is known and nothing has failed.
+    var canServe: Bool { lock.withLock { readySent && !failed && !closed } }
+
+    /// Whether every byte is on disk (or nothing is being fetched any more).
+    var isComplete: Bool { lock.withLock { entry?.isComplete ?? false } }
 
     /// Playback length, once playbin knows it: how many bytes make `bufferSeconds` of sound.
     func setDuration(_ duration: Duration) {
@@ -178,7 +191,7 @@ final class RemoteFile {
             return
         }
         reportedPercent = percent
-        report(.buffering(percent))
+        report(self, .buffering(percent))
     }
 
     // MARK: Download thread
@@ -190,12 +203,13 @@ final class RemoteFile {
             let complete = lock.withLock { () -> Bool in entry = opened; return opened.isComplete }
             if complete {
                 readySent = true
-                report(.ready(size: opened.length!))
+                report(self, .ready(size: opened.length!))
+                report(self, .complete)
                 revalidate(opened)
                 return
             }
         } catch {
-            report(.failed(.other, "\(url): cache: \(error)"))
+            fail(.other, "\(url): cache: \(error)")
             return
         }
         download()
@@ -219,17 +233,21 @@ final class RemoteFile {
                 if failure.receivedBytes { failures = 0 }
                 failures += 1
                 guard failures <= options.retries, !failure.isFinal else {
-                    report(.failed(failure.kind, "\(url): \(failure.text)"
-                                   + (failures > 1 ? " (after \(failures - 1) retries)" : "")))
+                    fail(failure.kind, "\(url): \(failure.text)" + (failures > 1 ? " (after \(failures - 1) retries)" : ""))
                     return
                 }
                 let delay = options.retryDelay * pow(2, Double(failures - 1))
                 lock.withLock { _ = closed || lock.wait(until: Date().addingTimeInterval(delay)) }
             } catch {
-                report(.failed(.other, "\(url): cache: \(error)"))
+                fail(.other, "\(url): cache: \(error)")
                 return
             }
         }
+    }
+
+    private func fail(_ kind: EngineError.Kind, _ text: String) {
+        lock.withLock { failed = true }
+        report(self, .failed(kind, text))
     }
 
     /// The next range to fetch, from where appsrc reads (or a seek asked); `nil` when done or closed.

@@ -6,7 +6,7 @@ import PlayerCore
 extension GStreamerEngine {
     /// How remote items are fetched.
     public struct NetworkOptions: Sendable {
-        /// Where plain http files are kept while they play; `nil` leaves every remote URI to playbin's
+        /// Where http and https files are kept while they play; `nil` leaves every remote URI to playbin's
         /// own source (no cache, no resume).
         public var cache: MediaCache?
         /// Attempts after a failed request before the item fails (config `network.retries`).
@@ -24,21 +24,38 @@ extension GStreamerEngine {
         }
     }
 
-    /// Starts `item`: cacheable http files first wait for their download's first answer (RemoteFile),
+    /// Starts `item`: cacheable http(s) files first wait for their download's first answer (RemoteFile),
     /// everything else goes to playbin as it is.
     func begin(_ item: EngineItem) {
-        guard let cache = network.cache, RemoteFile.isCacheable(item.uri) else {
+        guard let file = remoteFile(for: item) else {
             startPlaybin(item.uri)
             return
         }
-        remoteGeneration += 1
-        let generation = remoteGeneration
-        let file = RemoteFile(url: item.uri, cache: cache, options: network) { [weak self] event in
-            EventLoop.main.post { self?.remoteFileReported(event, generation: generation) }
-        }
-        remote = (file, item, generation)
+        remote = (file, item)
         remoteSlot.withLock { $0 = file }
         file.start()
+    }
+
+    /// A cached remote file for `item` if the cache handles its URI; its events reach the loop thread.
+    func remoteFile(for item: EngineItem) -> RemoteFile? {
+        guard let cache = network.cache, RemoteFile.isCacheable(item.uri) else { return nil }
+        return RemoteFile(url: item.uri, cache: cache, options: network) { [weak self] file, event in
+            EventLoop.main.post { self?.remoteFileReported(event, from: file) }
+        }
+    }
+
+    /// The next item's file downloads ahead (gapless from the cache, and offline later), but only once
+    /// the current one has all its bytes: on a slow link the two would share it and the current one
+    /// would starve. The same URL twice in a row (loop-track) is left to playbin's own source: one cache
+    /// entry is written by one download at a time.
+    func prepareRemote(for item: EngineItem?) -> RemoteFile? {
+        guard let item, item.uri != remote?.item.uri else { return nil }
+        return remoteFile(for: item)
+    }
+
+    func startPrefetchIfIdle() {
+        guard remote.map({ $0.file.isComplete }) ?? true else { return }
+        handover.preparedRemote?.start()
     }
 
     func startPlaybin(_ uri: String) {
@@ -48,19 +65,24 @@ extension GStreamerEngine {
         playbin.setState(startAtOnce && rate == 1 ? .playing : .paused)
     }
 
-    private func remoteFileReported(_ event: RemoteFileEvent, generation: Int) {
-        guard let remote, remote.generation == generation else { return }  // an earlier item's, on its way
+    /// Events of the loaded item's file, or of a gapless successor's already handed to playbin; a
+    /// prepared file that is not playing yet reports nothing that matters (`canServe` says if it is ready).
+    private func remoteFileReported(_ event: RemoteFileEvent, from file: RemoteFile) {
+        guard let item = remote.flatMap({ $0.file === file ? $0.item : nil }) ?? handover.handedItem(servedBy: file) else {
+            return
+        }
         switch event {
         case .ready: if playbinURI == nil { startPlaybin("appsrc://") }
         case .live:
             closeRemoteFile()
             liveStream = true
-            startPlaybin(remote.item.uri)
+            startPlaybin(item.uri)
         case .buffering(let percent): emit(.buffering(percent: percent))
+        case .complete: startPrefetchIfIdle()
         case .failed(let kind, let text):
             teardown()
             handover.reset(loading: nil)
-            emit(.failed(remote.item.id, EngineError(kind, text)))
+            emit(.failed(item.id, EngineError(kind, text)))
         }
     }
 

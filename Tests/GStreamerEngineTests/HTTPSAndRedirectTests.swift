@@ -1,0 +1,92 @@
+import Foundation
+import GStreamerEngine
+import PlayerCore
+import TestSupport
+import XCTest
+
+/// https through our own client (OpenSSL), into the cache like http; redirects followed, the cache keyed
+/// by the URL that was queued. nginx serves both schemes with a certificate made for the test, trusted
+/// through `SSL_CERT_FILE` (what OpenSSL's default verify paths read) only where a test says so.
+final class HTTPSAndRedirectTests: XCTestCase {
+    override func tearDown() {
+        unsetenv("SSL_CERT_FILE")
+        super.tearDown()
+    }
+
+    private func play(_ engine: GStreamerEngine, _ url: String, id: UInt64 = 1) -> EventRecorder {
+        let recorder = EventRecorder()
+        engine.delegate = recorder
+        engine.load(EngineItem(id: TrackID(id), uri: url), at: .zero, playing: true)
+        return recorder
+    }
+
+    func testAnHTTPSFileIsCachedAndItsSecondPlayDownloadsNoBody() throws {
+        let net = try NetworkFixture()
+        setenv("SSL_CERT_FILE", net.server.certificate.path, 1)
+        let url = net.server.secureURL("short.mp3")
+        let engine = try net.engine()
+        play(engine, url).wait(for: .endOfStream(TrackID(1)), timeout: 30)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { net.isCached(url, completely: net.size(of: "short.mp3")) },
+                      "sidecar: \(String(describing: net.sidecar(of: url)))")
+        let first = net.server.accessLog
+        XCTAssertEqual(first.map(\.scheme), ["https"], "\(first)")
+        XCTAssertEqual(first.map(\.userAgent), ["Quaver"], "our client, not playbin's souphttpsrc: \(first)")
+        XCTAssertEqual(first.first?.bodyBytes, Int(net.size(of: "short.mp3")))
+
+        play(engine, url, id: 2).wait(for: .endOfStream(TrackID(2)), timeout: 30)
+        XCTAssertTrue(eventually(timeout: 5) { net.server.accessLog.count > first.count }, "no revalidation request")
+        let second = Array(net.server.accessLog.dropFirst(first.count))
+        XCTAssertEqual(second.map(\.status), [304], "\(second)")
+        XCTAssertEqual(second.map(\.bodyBytes), [0], "\(second)")
+    }
+
+    /// An untrusted certificate is a failure with OpenSSL's reason, at once: retrying cannot help.
+    func testAnUntrustedCertificateFailsWithItsReasonWithoutRetries() throws {
+        let net = try NetworkFixture()
+        let engine = try net.engine(retries: 3, retryDelay: 2)
+        let started = Date()
+        let error = play(engine, net.server.secureURL("short.mp3")).waitForFailure(timeout: 10)
+        XCTAssertEqual(error?.kind, .network)
+        XCTAssertTrue(error?.message.contains("certificate") == true, error?.message ?? "")
+        XCTAssertFalse(error?.message.contains("retries") == true, error?.message ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "a retry waited \(2) s")
+        XCTAssertTrue(net.server.accessLog.isEmpty, "no request may be sent: \(net.server.accessLog)")
+    }
+
+    /// http → 301 → https: followed by our client; the entry belongs to the URL that was queued, and
+    /// its second play (one revalidation through the same redirect) downloads no body.
+    func testARedirectToHTTPSIsFollowedAndCachedUnderTheQueuedURL() throws {
+        let net = try NetworkFixture()
+        setenv("SSL_CERT_FILE", net.server.certificate.path, 1)
+        let url = net.server.url("to-https/short.mp3")
+        let engine = try net.engine()
+        play(engine, url).wait(for: .endOfStream(TrackID(1)), timeout: 30)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { net.isCached(url, completely: net.size(of: "short.mp3")) },
+                      "sidecar: \(String(describing: net.sidecar(of: url)))")
+        let log = net.server.accessLog
+        XCTAssertEqual(log.map(\.status), [301, 200], "\(log)")
+        XCTAssertEqual(log.map(\.scheme), ["http", "https"], "\(log)")
+    }
+
+    func testARelativeRedirectIsFollowedWithItsRangeRequest() throws {
+        let net = try NetworkFixture(slowRate: 24 * 1024)
+        let url = net.server.url("moved/slow/long.mp3")
+        let engine = try net.engine(sink: "fakesink sync=true")
+        play(engine, url).wait(for: .trackStarted(TrackID(1)), timeout: 20)
+        runLoop(for: 2)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { (net.presentRanges(of: url).first?.1 ?? 0) > 16_384 })
+        let resumeAt = net.presentRanges(of: url)[0].1
+        let logged = net.server.accessLog.count
+
+        play(engine, url, id: 2).wait(for: .trackStarted(TrackID(2)), timeout: 20)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { net.server.accessLog.count >= logged + 2 }, "\(net.server.accessLog)")
+        let resumed = Array(net.server.accessLog.dropFirst(logged).prefix(2))
+        XCTAssertEqual(resumed.map(\.status), [302, 206], "\(resumed)")
+        XCTAssertTrue(resumed.allSatisfy { $0.range?.hasPrefix("bytes=\(resumeAt)-") == true },
+                      "the Range goes along to the new location: \(resumed)")
+    }
+}
