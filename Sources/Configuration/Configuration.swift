@@ -2,7 +2,6 @@
 /// "as shipped"; `config.example.toml` at the repository root lists the same defaults (a test keeps them equal).
 public struct Configuration: Equatable, Sendable {
     public var audio = Audio()
-    public var library = Library()
     public var playback = Playback()
     public var interruptions = Interruptions()
     public var network = Network()
@@ -15,21 +14,6 @@ public struct Configuration: Equatable, Sendable {
         /// `output`: a GStreamer sink description for playbin's `audio-sink`, e.g. `pulsesink` or
         /// `pulsesink device=alsa_output.usb`. Not empty.
         public var output = "pulsesink"
-        /// `volume-step`: percentage points one "volume up/down" changes, 1…100.
-        public var volumeStep = 5
-    }
-
-    /// `[library]`
-    public struct Library: Equatable, Sendable {
-        /// `music-folder`: where relative `quaver play` arguments and the default folder point; `~/` means home.
-        public var musicFolder = "~/Music"
-
-        /// `musicFolder` with a leading `~` replaced by `home`.
-        public func musicFolderPath(home: String) -> String {
-            if musicFolder == "~" { return home }
-            guard musicFolder.hasPrefix("~/") else { return musicFolder }
-            return home + musicFolder.dropFirst()
-        }
     }
 
     /// `[playback]`

@@ -11,7 +11,7 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
     public let line: Int?
     public let message: String
 
-    /// `config.toml: audio.volume-step: expected an integer from 1 to 100, found 500`
+    /// `config.toml: network.retries: expected an integer from 0 to 100, found 500`
     /// or `config.toml:3: TOML syntax error: …`.
     public var description: String {
         if let key { return "\(file): \(key): \(message)" }

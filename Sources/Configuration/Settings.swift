@@ -14,8 +14,6 @@ struct Setting {
     /// line in `config.example.toml` (the example test fails until all three agree).
     static let all: [Setting] = [
         text("audio", "output", \.audio.output),
-        integer("audio", "volume-step", \.audio.volumeStep, 1...100),
-        text("library", "music-folder", \.library.musicFolder),
         flag("playback", "resume-on-start", \.playback.resumeOnStart),
         flag("playback", "resume-paused", \.playback.resumePaused),
         flag("playback", "gapless", \.playback.gapless),

@@ -91,7 +91,7 @@ extension Player {
     /// The engine switches on a streaming thread without asking, so it must always hold the right next item.
     func syncPreparedNext() {
         guard let loaded, loaded == currentTrackID else { return }
-        let wanted = wantedNext
+        let wanted = joinsTracksGaplessly ? wantedNext : nil
         if let told = enginePrepared, told == wanted { return }
         enginePrepared = .some(wanted)
         if let wanted { preparedSinceLoad.insert(wanted.id) }

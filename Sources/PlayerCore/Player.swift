@@ -29,6 +29,11 @@ public final class Player {
     public internal(set) var volume: Double = 1
     public internal(set) var rate: Double = 1
     public internal(set) var loopMode: LoopMode = .none
+    /// Whether the engine gets the next track ahead (`prepareNext`) to join it without a gap; when false,
+    /// each track ends (EOS) before the next one is loaded (config `playback.gapless`).
+    public var joinsTracksGaplessly = true {
+        didSet { syncPreparedNext() }
+    }
     /// Network buffer fill of the loaded item; 100 when not buffering.
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.

@@ -43,6 +43,7 @@ final class Daemon {
             log.info("sound output: \(sink)")
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions()))
             let player = Player(engine: engine)
+            player.joinsTracksGaplessly = settings.playback.gapless
             // Right after the player: it takes over the engine's events to apply the interruption policies.
             let desktop = DesktopEvents(player: player, engine: engine, policies: desktopPolicies(), log: log)
             let scanner = makeTagScanner(player)

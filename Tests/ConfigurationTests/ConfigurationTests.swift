@@ -43,9 +43,6 @@ final class ConfigurationTests: XCTestCase {
         let url = try write("""
             [audio]
             output = "pulsesink device=usb"
-            volume-step = 10
-            [library]
-            music-folder = "/srv/music"
             [playback]
             resume-on-start = false
             resume-paused = false
@@ -67,8 +64,6 @@ final class ConfigurationTests: XCTestCase {
             """)
         var expected = Configuration()
         expected.audio.output = "pulsesink device=usb"
-        expected.audio.volumeStep = 10
-        expected.library.musicFolder = "/srv/music"
         expected.playback.resumeOnStart = false
         expected.playback.resumePaused = false
         expected.playback.gapless = false
@@ -90,20 +85,11 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(try Configuration.load(from: write("[network]\nconnect-timeout-seconds = 30\n")).network.connectTimeoutSeconds, 30)
     }
 
-    func testMusicFolderTilde() {
-        var library = Configuration().library
-        XCTAssertEqual(library.musicFolderPath(home: "/home/u"), "/home/u/Music")
-        library.musicFolder = "/srv/m"
-        XCTAssertEqual(library.musicFolderPath(home: "/home/u"), "/srv/m")
-        library.musicFolder = "~"
-        XCTAssertEqual(library.musicFolderPath(home: "/home/u"), "/home/u")
-    }
-
     func testBadValuesNameTheKeyAndWhatWasExpected() throws {
         let cases: [(String, String, String)] = [
-            ("[audio]\nvolume-step = 500\n", "audio.volume-step", "expected an integer from 1 to 100, found 500"),
-            ("[audio]\nvolume-step = \"5\"\n", "audio.volume-step", "expected an integer from 1 to 100, found \"5\""),
-            ("[audio]\nvolume-step = 2.5\n", "audio.volume-step", "expected an integer from 1 to 100, found 2.5"),
+            ("[network]\nretries = 500\n", "network.retries", "expected an integer from 0 to 100, found 500"),
+            ("[network]\nretries = \"5\"\n", "network.retries", "expected an integer from 0 to 100, found \"5\""),
+            ("[network]\nretries = 2.5\n", "network.retries", "expected an integer from 0 to 100, found 2.5"),
             ("[audio]\noutput = \"  \"\n", "audio.output", "expected a non-empty string, found \"  \""),
             ("[playback]\ngapless = \"yes\"\n", "playback.gapless", "expected true or false, found \"yes\""),
             ("[interruptions]\npause-on-cork = 1\n", "interruptions.pause-on-cork", "expected true or false, found 1"),
@@ -113,7 +99,7 @@ final class ConfigurationTests: XCTestCase {
              "expected a number of seconds more than 0 and at most 3600, found 0"),
             ("[log]\nlevel = \"loud\"\n", "log.level",
              "expected one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", found \"loud\""),
-            ("[library]\nmusic-folder = [\"a\"]\n", "library.music-folder", "expected a non-empty string, found an array"),
+            ("[audio]\noutput = [\"a\"]\n", "audio.output", "expected a non-empty string, found an array"),
         ]
         for (text, key, message) in cases {
             let refused = try error(text)
@@ -126,10 +112,10 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [library], [playback], [interruptions], [network], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
-        XCTAssertEqual(key.message, "unknown key; [audio] has output, volume-step")
+        XCTAssertEqual(key.message, "unknown key; [audio] has output")
         let nested = try error("[audio.extra]\nx = 1\n")
         XCTAssertEqual(nested.key, "audio.extra")
         let topLevel = try error("gapless = true\n")
@@ -139,11 +125,11 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testSyntaxErrorsGiveTheLine() throws {
-        let refused = try error("[audio]\noutput = \"pulsesink\"\nvolume-step = = 3\n")
+        let refused = try error("[audio]\noutput = \"pulsesink\"\nvolume = = 3\n")
         XCTAssertNil(refused.key)
         XCTAssertEqual(refused.line, 3)
         XCTAssertTrue(refused.description.hasPrefix("\(refused.file):3: TOML syntax error: "), refused.description)
-        XCTAssertEqual(try error("[audio]\nvolume-step = 3\nvolume-step = 4\n").line, 3, "a repeated key")
+        XCTAssertEqual(try error("[network]\nretries = 3\nretries = 4\n").line, 3, "a repeated key")
     }
 
     func testUnreadableOrNonUTF8FilesAreErrors() throws {

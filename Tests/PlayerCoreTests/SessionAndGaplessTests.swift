@@ -70,6 +70,19 @@ final class GaplessTests: PlayerTestCase {
         XCTAssertEqual(player.state, .playing)
     }
 
+    func testWithoutGaplessTheNextTrackIsLoadedAfterTheEnd() {
+        let ids = startPlaying(3)
+        player.joinsTracksGaplessly = false
+        XCTAssertEqual(engine.commands, [.prepareNext(nil)], "the prepared track is taken back")
+        engine.finishCurrentTrack()
+        settle()
+        XCTAssertEqual(player.currentTrackID, ids[1])
+        XCTAssertEqual(engine.commands.dropFirst(), [.load(item(ids[1]), at: .zero, playing: true), .prepareNext(nil)])
+        XCTAssertEqual(player.state, .playing)
+        player.joinsTracksGaplessly = true
+        XCTAssertEqual(engine.commands.last, .prepareNext(item(ids[2])))
+    }
+
     func testSwitchToAnEarlierPreparedItemIsFollowed() {
         let ids = startPlaying(3)
         player.remove(ids[1])  // the engine may already have switched to it: its event is on its way
