@@ -1,0 +1,63 @@
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// The real daemon playing https from a real nginx, opened with playerctl: tags from the stream, the
+/// file kept in the daemon's XDG cache, the second play from disk (one 304), and an untrusted server
+/// reported through LastError while the daemon goes on answering.
+final class NetworkEndToEndTests: XCTestCase {
+    private var files: TemporaryDirectory!
+    private var server: NginxServer!
+
+    override func setUpWithError() throws {
+        files = try TemporaryDirectory(prefix: "quaverd-www")
+        try FileManager.default.copyItem(at: try Media.fixtures().mp3, to: files.url.appendingPathComponent("song.mp3"))
+        server = try NginxServer(root: files.url)
+    }
+
+    override func tearDown() {
+        server = nil
+        files = nil
+    }
+
+    func testAnHTTPSTrackPlaysWithItsTagsAndItsSecondPlayComesFromTheCache() throws {
+        let daemon = try RunningDaemon(environment: ["SSL_CERT_FILE": server.certificate.path])
+        let url = server.secureURL("song.mp3")
+        try daemon.playerctl("open", url)
+        daemon.waitUntil("Playing with the stream's title") {
+            daemon.status == "Playing" && daemon.metadata["xesam:title"]?.stringValue == Fixtures.title
+        }
+        XCTAssertEqual(daemon.metadata["xesam:url"]?.stringValue, url)
+        XCTAssertEqual(daemon.metadata["xesam:artist"]?.stringArrayValue, [Fixtures.artist])
+        daemon.waitUntil("position advancing") { daemon.positionSeconds > 0.5 }
+        let size = try FileManager.default.attributesOfItem(atPath: files.url.appendingPathComponent("song.mp3").path)[.size]
+            as? Int
+        let media = daemon.home.url.appendingPathComponent("cache/quaver/media")
+        daemon.waitUntil("the whole file in the cache") {
+            let data = (try? FileManager.default.contentsOfDirectory(atPath: media.path))?.filter { $0.hasSuffix(".data") }
+            return data?.count == 1 && (try? FileManager.default.attributesOfItem(
+                atPath: media.appendingPathComponent(data![0]).path)[.size] as? Int) == size
+        }
+        try daemon.playerctl("stop")
+        XCTAssertEqual(server.accessLog.map(\.status), [200], "\(server.accessLog)")
+
+        try daemon.playerctl("play")
+        daemon.waitUntil("Playing again") { daemon.status == "Playing" && daemon.positionSeconds > 0.3 }
+        XCTAssertTrue(eventually(timeout: 5) { self.server.accessLog.count == 2 }, "\(server.accessLog)")
+        XCTAssertEqual(server.accessLog.last?.status, 304, "\(server.accessLog)")
+        XCTAssertEqual(server.accessLog.last?.bodyBytes, 0)
+    }
+
+    func testAnUntrustedServerFailsTheTrackWithAClearErrorAndTheDaemonGoesOn() throws {
+        let daemon = try RunningDaemon([try Media.fixtures().flac.path])
+        try daemon.playerctl("open", server.secureURL("song.mp3"))
+        daemon.waitUntil("LastError set") {
+            ((try? daemon.get("LastError", "org.quaver.Quaver1").stringValue) ?? "").contains("certificate")
+        }
+        let error = try daemon.get("LastError", "org.quaver.Quaver1").stringValue ?? ""
+        XCTAssertTrue(error.contains("network: ") && error.contains(server.secureURL("song.mp3")), error)
+        daemon.assertIntact(tracks: ["/org/quaver/Track/1", "/org/quaver/Track/2"])
+        XCTAssertTrue(server.accessLog.isEmpty, "\(server.accessLog)")
+    }
+}
