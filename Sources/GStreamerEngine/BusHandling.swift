@@ -45,7 +45,6 @@ extension GStreamerEngine {
         if remote == nil { remoteSlot.withLock { $0 = nil } }
         playbinURI = handed.remote == nil ? handed.item.uri : "appsrc://"
         liveStream = false
-        startPrefetchIfIdle()
     }
 
     private func asyncDone() {

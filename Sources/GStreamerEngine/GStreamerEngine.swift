@@ -104,6 +104,7 @@ public final class GStreamerEngine: AudioEngine {
         aboutToFinish?.cancel()
         playbin.setState(.null)
         remote?.file.close()
+        handover.reset(loading: nil)
     }
 
     /// A music daemon needs no low-latency output: 1 s of buffer written in 100 ms segments wakes the

@@ -45,17 +45,18 @@ extension GStreamerEngine {
     }
 
     /// The next item's file downloads ahead (gapless from the cache, and offline later), but only once
-    /// the current one has all its bytes: on a slow link the two would share it and the current one
-    /// would starve. The same URL twice in a row (loop-track) is left to playbin's own source: one cache
-    /// entry is written by one download at a time.
+    /// the current one needs the network no more: a local file, or a cached one with all its bytes. On
+    /// a slow link the two would share it and the current one would starve; a radio stream never ends.
+    /// The same URL twice in a row (loop-track) is left to playbin's own source: one cache entry is
+    /// written by one download at a time.
     func prepareRemote(for item: EngineItem?) -> RemoteFile? {
         guard let item, item.uri != remote?.item.uri else { return nil }
         return remoteFile(for: item)
     }
 
     func startPrefetchIfIdle() {
-        guard remote.map({ $0.file.isComplete }) ?? true else { return }
-        handover.preparedRemote?.start()
+        let idle = remote.map { $0.file.isComplete } ?? (playbinURI?.hasPrefix("file:") ?? false)
+        if idle { handover.preparedRemote?.start() }
     }
 
     func startPlaybin(_ uri: String) {
