@@ -30,11 +30,8 @@ extension GStreamerEngine {
         if handed.isSuccessor { switchedGaplessly(to: handed) }
         forgetStreamInfo()
         emit(.trackStarted(item.id))
-        if handed.isSuccessor {
-            // A gapless successor starts with a rate-1 segment and no ASYNC_DONE of its own.
-            if rate != 1 { startSeek(to: .zero, exact: true, report: false) }
-            reportStreamInfo()
-        }
+        // A gapless successor has no ASYNC_DONE of its own (its rate comes with its segment: rateProbe).
+        if handed.isSuccessor { reportStreamInfo() }
     }
 
     /// playbin went on to the prepared item by itself (about-to-finish): the previous item's remote
@@ -51,7 +48,7 @@ extension GStreamerEngine {
         outputWorked = true
         if let start = preroll {
             preroll = nil
-            if start.position > .zero || rate != 1 {
+            if start.position > .zero {
                 startSeek(to: start.position, exact: playsLocalFile, report: start.reportSeek)
             }
             if start.playing { playbin.setState(.playing) }

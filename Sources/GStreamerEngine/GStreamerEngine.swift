@@ -51,7 +51,10 @@ public final class GStreamerEngine: AudioEngine {
     /// A seek in flight until its ASYNC_DONE; `report` for seeks the core asked for.
     var pendingSeek: (target: Duration, report: Bool)?
     var wantsPlaying = false
-    var rate = 1.0
+    /// The playback rate, shared with `rateProbe`, which gives it to every new stream's segment.
+    let wantedRate = LockedValue(1.0)
+    var rate: Double { wantedRate.withLock { $0 } }
+    private var rateProbe: SegmentRateProbe?
     var lastPosition: Duration?
     var sentTags = TrackTags()
     var sentDuration: Duration?
@@ -84,7 +87,10 @@ public final class GStreamerEngine: AudioEngine {
         playbin.set("video-sink", try Element.make("fakesink"))
         // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
         // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
-        if let scaletempo = try? Element.make("scaletempo") { playbin.set("audio-filter", scaletempo) }
+        let scaletempo = try? Element.make("scaletempo")
+        if let scaletempo { playbin.set("audio-filter", scaletempo) }
+        let wantedRate = wantedRate
+        rateProbe = SegmentRateProbe(element: scaletempo ?? output) { wantedRate.withLock { $0 } }
         let handover = handover
         let playbin = playbin
         let slot = remoteSlot
@@ -184,7 +190,7 @@ public final class GStreamerEngine: AudioEngine {
     public func setRate(_ rate: Double) {
         let clamped = min(2, max(0.5, rate))
         guard clamped != self.rate else { return }
-        self.rate = clamped
+        wantedRate.withLock { $0 = clamped }
         if preroll == nil, current != nil {
             startSeek(to: position ?? .zero, exact: true, report: pendingSeek?.report ?? false)
         }
