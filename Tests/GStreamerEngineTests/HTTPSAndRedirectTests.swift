@@ -13,13 +13,6 @@ final class HTTPSAndRedirectTests: XCTestCase {
         super.tearDown()
     }
 
-    private func play(_ engine: GStreamerEngine, _ url: String, id: UInt64 = 1) -> EventRecorder {
-        let recorder = EventRecorder()
-        engine.delegate = recorder
-        engine.load(EngineItem(id: TrackID(id), uri: url), at: .zero, playing: true)
-        return recorder
-    }
-
     func testAnHTTPSFileIsCachedAndItsSecondPlayDownloadsNoBody() throws {
         let net = try NetworkFixture()
         setenv("SSL_CERT_FILE", net.server.certificate.path, 1)

@@ -65,6 +65,14 @@ final class NetworkFixture {
     }
 }
 
+/// Loads `url` playing from the start into `engine`, with a new recorder for its events.
+func play(_ engine: GStreamerEngine, _ url: String, id: UInt64 = 1) -> EventRecorder {
+    let recorder = EventRecorder()
+    engine.delegate = recorder
+    engine.load(EngineItem(id: TrackID(id), uri: url), at: .zero, playing: true)
+    return recorder
+}
+
 extension EventRecorder {
     /// Waits for `.failed` of any item and returns its error.
     func waitForFailure(timeout: Double = 20, file: StaticString = #filePath, line: UInt = #line) -> EngineError? {

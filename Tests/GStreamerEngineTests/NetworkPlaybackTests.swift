@@ -8,13 +8,6 @@ import XCTest
 /// Remote files through the real engine, a real nginx and the media cache; the access log shows
 /// which bytes were asked for.
 final class NetworkPlaybackTests: XCTestCase {
-    private func play(_ engine: GStreamerEngine, _ url: String, id: UInt64 = 1) -> EventRecorder {
-        let recorder = EventRecorder()
-        engine.delegate = recorder
-        engine.load(EngineItem(id: TrackID(id), uri: url), at: .zero, playing: true)
-        return recorder
-    }
-
     func testSecondPlayOfACachedFileDownloadsNoBody() throws {
         let net = try NetworkFixture()
         let url = net.server.url("short.mp3")
