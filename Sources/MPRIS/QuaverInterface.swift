@@ -96,7 +96,13 @@ public final class QuaverInterface: PlayerObserver {
                 return []
             },
             method("GetQueue", outputs: [Argument("tracks", "a(oa{sv})"), Argument("current", "o")]) { this, _ in
-                this.queue
+                Array(this.queue(from: 0, count: .max).prefix(2))
+            },
+            // A page of a long queue: one answer for 20 000 tracks holds the loop (and every other
+            // client) for as long as it takes to build, and is several megabytes.
+            method("GetQueueRange", [Argument("start", "u"), Argument("count", "u")],
+                   outputs: [Argument("tracks", "a(oa{sv})"), Argument("current", "o"), Argument("total", "u")]) { this, args in
+                this.queue(from: Int(args[0].int64Value ?? 0), count: Int(args[1].int64Value ?? 0))
             },
         ]
     }
@@ -161,11 +167,14 @@ public final class QuaverInterface: PlayerObserver {
         }
     }
 
-    private var queue: [DBusValue] {
-        let entries = player.tracks.map { track in
+    /// Up to `count` entries from `start` (none past the end), the current track, and the queue's length.
+    private func queue(from start: Int, count: Int) -> [DBusValue] {
+        let tracks = player.tracks
+        let page = tracks[min(start, tracks.count)..<min(start + min(count, tracks.count), tracks.count)]
+        let entries = page.map { track in
             DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), mpris.metadata(of: track.id)])
         }
         let current = player.currentTrackID.map(TrackPath.path) ?? TrackPath.noTrack
-        return [.array(element: "(oa{sv})", entries), .objectPath(current)]
+        return [.array(element: "(oa{sv})", entries), .objectPath(current), .uint32(UInt32(clamping: tracks.count))]
     }
 }

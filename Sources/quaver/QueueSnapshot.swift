@@ -1,6 +1,6 @@
 import DBus
 
-/// The queue as org.quaver.Quaver1.GetQueue returns it, and how users name its entries.
+/// The queue as org.quaver.Quaver1.GetQueueRange returns it, page by page, and how users name its entries.
 struct QueueSnapshot {
     struct Entry {
         let id: ObjectPath
@@ -10,13 +10,27 @@ struct QueueSnapshot {
     let entries: [Entry]
     let current: ObjectPath
 
+    /// Entries asked for in one call: the daemon answers others between pages.
+    static let pageSize: UInt32 = 1000
+
     init(_ client: PlayerClient) throws {
-        let reply = try client.call(PlayerClient.quaver, "GetQueue").checked("a(oa{sv})o")
-        entries = (reply[0].arrayValue ?? []).compactMap { entry in
-            guard let fields = entry.arrayValue, let id = fields[0].objectPathValue else { return nil }
-            return Entry(id: id, metadata: TrackInfo(fields[1].dictionaryValue ?? [:]))
+        var entries: [Entry] = []
+        var current: ObjectPath = "/"
+        var total = 1
+        while entries.count < total {
+            let reply = try client.call(PlayerClient.quaver, "GetQueueRange",
+                                        [.uint32(UInt32(entries.count)), .uint32(Self.pageSize)]).checked("a(oa{sv})ou")
+            let page = (reply[0].arrayValue ?? []).compactMap { entry -> Entry? in
+                guard let fields = entry.arrayValue, let id = fields[0].objectPathValue else { return nil }
+                return Entry(id: id, metadata: TrackInfo(fields[1].dictionaryValue ?? [:]))
+            }
+            entries += page
+            current = reply[1].objectPathValue ?? "/"
+            total = Int(reply[2].int64Value ?? 0)
+            if page.isEmpty { break }  // the queue shrank meanwhile
         }
-        current = reply[1].objectPathValue ?? "/"
+        self.entries = entries
+        self.current = current
     }
 
     /// A 1-based index (`3`) or a track id (`/org/quaver/Track/12`).

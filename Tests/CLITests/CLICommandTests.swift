@@ -85,6 +85,15 @@ final class CLICommandTests: XCTestCase {
         XCTAssertEqual(try quaver("queue").out, "the queue is empty\n")
     }
 
+    /// Longer than one page of GetQueueRange: every entry, in order, once.
+    func testQueueListsAQueueLongerThanOnePage() throws {
+        let uri = try service.makeFiles(["tone.flac"])[0]
+        let ids = service.player.add(Array(repeating: uri, count: 2_345))
+        let lines = try quaver("queue", "--ids").out.split(separator: "\n")
+        XCTAssertEqual(lines.count, ids.count)
+        XCTAssertEqual(lines.map { $0.dropFirst(2).split(separator: " ")[0] }, ids.map { "/org/quaver/Track/\($0.rawValue)"[...] })
+    }
+
     func testNavigationAndJump() throws {
         let uris = try service.makeFiles(["a.flac", "b.flac", "c.flac"])
         service.player.add(uris)

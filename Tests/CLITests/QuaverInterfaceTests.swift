@@ -81,6 +81,23 @@ final class QuaverInterfaceTests: XCTestCase {
         XCTAssertTrue(service.player.tracks.isEmpty)
     }
 
+    func testGetQueueRangeGivesPagesAndTheLength() throws {
+        let service = try QuaverService()
+        let ids = service.player.add(try service.makeFiles(["a.flac", "b.flac", "c.flac", "d.flac", "e.flac"]))
+        service.player.goTo(ids[3])
+        let output = try service.python("""
+        for start, count in [(1, 2), (4, 10), (9, 3), (0, 0)]:
+            tracks, current, total = quaver.GetQueueRange(dbus.UInt32(start), dbus.UInt32(count))
+            print(' '.join(str(path) for path, meta in tracks) or '-', current, int(total))
+        print(error_of(quaver.GetQueueRange, 'one', 2, signature='su'))
+        """)
+        let path = { (index: Int) in "/org/quaver/Track/\(ids[index].rawValue)" }
+        XCTAssertEqual(output.split(separator: "\n").map(String.init).prefix(4), [
+            "\(path(1)) \(path(2)) \(path(3)) 5", "\(path(4)) \(path(3)) 5", "- \(path(3)) 5", "- \(path(3)) 5",
+        ])
+        XCTAssertTrue(output.split(separator: "\n").last?.contains("InvalidArgs") == true, output)
+    }
+
     func testGetQueueMetadataAndProperties() throws {
         let service = try QuaverService()
         let uris = try service.makeFiles(["01 Intro.flac", "b.flac"])
