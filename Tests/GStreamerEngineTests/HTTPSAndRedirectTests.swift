@@ -63,6 +63,23 @@ final class HTTPSAndRedirectTests: XCTestCase {
         XCTAssertEqual(log.map(\.scheme), ["http", "https"], "\(log)")
     }
 
+    /// Credentials in the URL go as HTTP Basic; a server refusing them fails the item at once (no retries).
+    func testCredentialsInTheURLAreSentAndARefusalIsFinal() throws {
+        let net = try NetworkFixture()
+        let engine = try net.engine(retries: 3, retryDelay: 2)
+        let authorized = "http://quaver:secret@127.0.0.1:\(net.server.port)/private/short.mp3"
+        play(engine, authorized).wait(for: .endOfStream(TrackID(1)), timeout: 30)
+        engine.stop()
+        XCTAssertEqual(net.server.accessLog.map(\.status), [200], "\(net.server.accessLog)")
+
+        let started = Date()
+        let refused = play(engine, net.server.url("private/short.mp3"), id: 2).waitForFailure(timeout: 10)
+        XCTAssertEqual(refused?.kind, .unreadable)
+        XCTAssertTrue(refused?.message.contains("401") == true, refused?.message ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "a retry waited 2 s")
+        XCTAssertEqual(net.server.accessLog.map(\.status), [200, 401], "\(net.server.accessLog)")
+    }
+
     func testARelativeRedirectIsFollowedWithItsRangeRequest() throws {
         let net = try NetworkFixture(slowRate: 24 * 1024)
         let url = net.server.url("moved/slow/long.mp3")

@@ -5,7 +5,8 @@ import Glibc
 /// in the foreground (`daemon off`, `master_process off`), stopped by PID. The same files are served over
 /// http on `port` and https on `tlsPort` (a self-signed certificate for 127.0.0.1 made at start:
 /// `certificate`, the file to trust). `/slow/` serves them throttled to `slowRate` bytes per second
-/// (`limit_rate`); `/moved/x` redirects (302) to `/x`, `/to-https/x` (301) to `x` over https.
+/// (`limit_rate`); `/moved/x` redirects (302) to `/x`, `/to-https/x` (301) to `x` over https;
+/// `/private/` asks for HTTP Basic credentials `quaver:secret`.
 public final class NginxServer {
     public let port: UInt16
     public let tlsPort: UInt16
@@ -22,6 +23,8 @@ public final class NginxServer {
         tlsPort = try Self.freePort()
         try FileManager.default.createDirectory(at: prefix.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
         try makeCertificate()
+        try "quaver:\(try Self.apr1Hash("secret"))\n".write(to: prefix.url.appendingPathComponent("htpasswd"),
+                                                             atomically: true, encoding: .utf8)
         try config.write(to: prefix.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         try start()
     }
@@ -96,10 +99,18 @@ public final class NginxServer {
                 location /slow/ { alias \(root.path)/; limit_rate \(slowRate); }
                 location /error500/ { return 500; }
                 location ~ ^/moved/(.*)$ { return 302 /$1; }
+                location /private/ { alias \(root.path)/; auth_basic "quaver"; auth_basic_user_file \(prefix.path)/htpasswd; }
                 location ~ ^/to-https/(.*)$ { return 301 https://127.0.0.1:\(tlsPort)/$1; }
             }
         }
         """
+    }
+
+    /// An htpasswd line's hash (`openssl passwd -apr1`).
+    private static func apr1Hash(_ password: String) throws -> String {
+        let result = try ChildProcess.run("openssl", ["passwd", "-apr1", password])
+        guard result.status == 0 else { throw TestHarnessError("openssl passwd failed: \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     public static func accepts(port: UInt16) -> Bool {

@@ -75,8 +75,15 @@ final class HTTPConnection {
             tls = scheme == "https" ? try TLSSession(socket: fd, host: host) : nil
             let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
             let target = path + (parts.percentEncodedQuery.map { "?\($0)" } ?? "")
-            let hostHeader = parts.port == nil ? host : "\(host):\(port)"
+            let hostName = host.contains(":") ? "[\(host)]" : host  // an IPv6 address (RFC 7230 §5.4)
+            let hostHeader = parts.port == nil ? hostName : "\(hostName):\(port)"
             var request = "GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: Quaver\r\nConnection: close\r\n"
+            // Credentials in the URL (http://user:password@host/…), as home media servers use them; a
+            // redirect to a URL without them sends none.
+            if let user = parts.user {
+                let credentials = Data("\(user):\(parts.password ?? "")".utf8).base64EncodedString()
+                request += "Authorization: Basic \(credentials)\r\n"
+            }
             for (name, value) in headers { request += "\(name): \(value)\r\n" }
             try send(Array((request + "\r\n").utf8))
             head = try readHead()

@@ -103,6 +103,8 @@ extension RemoteFile {
             }
             announce(length: total)
             return range
+        case 401, 403:  // credentials missing or refused: asking again cannot help
+            throw RemoteFailure(kind: .unreadable, text: "HTTP \(head.status) \(head.reason)", isFinal: true)
         default:
             let kind: EngineError.Kind = head.status == 404 || head.status == 410 ? .notFound : .network
             throw RemoteFailure(kind: kind, text: "HTTP \(head.status) \(head.reason)")
