@@ -101,7 +101,7 @@ final class RemoteFile {
     /// Whether an `appsrc` attached now would get bytes: the length is known and nothing has failed.
     var canServe: Bool { lock.withLock { readySent && !failed && !closed } }
 
-    /// Whether every byte is on disk (or nothing is being fetched any more).
+    /// Whether every byte is on disk.
     var isComplete: Bool { lock.withLock { entry?.isComplete ?? false } }
 
     /// Playback length, once playbin knows it: how many bytes make `bufferSeconds` of sound.
@@ -200,9 +200,12 @@ final class RemoteFile {
         defer { finish() }
         do {
             let opened = try cache.entry(for: url)
-            let complete = lock.withLock { () -> Bool in entry = opened; return opened.isComplete }
+            let complete = lock.withLock { () -> Bool in
+                entry = opened
+                readySent = opened.isComplete
+                return readySent
+            }
             if complete {
-                readySent = true
                 report(self, .ready(size: opened.length!))
                 report(self, .complete)
                 revalidate(opened)
