@@ -69,7 +69,7 @@ let package = Package(
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop", "TestSupport",
+                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 

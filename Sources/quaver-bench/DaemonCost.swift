@@ -119,7 +119,9 @@ struct DaemonCost: ParsableCommand {
         // The daemon first reads the new tracks' tags in the background (~500 files/s): that is work, not
         // idling, so wait until it has finished (2 s windows using < 0.5 s per minute) before measuring.
         let readStart = Date()
-        for _ in 0..<60 where ProcessCounters.cpuPerMinute([quaverd.pid], over: 2)[0] >= 0.5 {}
+        for _ in 0..<60 {
+            if ProcessCounters.cpuPerMinute([quaverd.pid], over: 2)[0] < 0.5 { break }
+        }
         print(String(format: "background tag reading of %d tracks: about %.0f s", queued, Date().timeIntervalSince(readStart)))
         let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid], over: idleSeconds)[0]
         BenchRow("CPU s per minute stopped, \(queued) queued", value: perMinute, floor: 0, format: "%.3f",
