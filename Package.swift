@@ -58,7 +58,7 @@ let package = Package(
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
-                          dependencies: ["MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
+                          dependencies: ["CShims", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
