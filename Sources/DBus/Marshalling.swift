@@ -38,7 +38,7 @@ enum ValueCheck {
         case .dictionary(let key, let valueType, let entries):
             try checkSingle(key)
             try checkSingle(valueType)
-            // Byte by byte: String.contains(String) would go through Foundation's NSString search.
+            // One type code, and not one that opens a container.
             guard key.rawValue.utf8.count == 1, let code = key.rawValue.utf8.first, !"vay(){}".utf8.contains(code) else {
                 throw DBusError.invalidArgs("dictionary key type '\(key)' is not a basic type")
             }

@@ -28,7 +28,7 @@ final class MetadataMap {
     private var artURLs: [TrackID: (cover: CoverImage?, url: String?)] = [:]
     /// The `a{sv}` last built and the track as it was then. Every GetAll and PropertiesChanged carries the
     /// current track's Metadata; building it anew (title from the file name, artwork lookup, sorting)
-    /// was a third of a GetAll. One entry, so a GetQueue of 20 000 tracks does not keep 20 000 maps.
+    /// was a sixth of a GetAll's instructions. One entry, so a GetQueue of 20 000 tracks does not keep 20 000 maps.
     private var lastBuilt: (track: Track, value: DBusValue)?
 
     init(artwork: ArtworkCache) {
