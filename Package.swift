@@ -58,7 +58,7 @@ let package = Package(
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
-                          dependencies: ["MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
+                          dependencies: ["CShims", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
@@ -69,7 +69,7 @@ let package = Package(
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop", "TestSupport",
+                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
@@ -97,3 +97,17 @@ let package = Package(
                     swiftSettings: v5),
     ]
 )
+
+// Release builds carry the Swift runtime and Foundation inside each program (swiftc -static-stdlib, which
+// must also compile against the static modules), and quaverd is linked position-dependent. Shared, the big
+// Swift libraries cost the daemon ~6 MB of resident pages from start-up on: every library's relocations and
+// symbol tables are read, and the kernel maps 64 KiB around each page touched; linked in, only what is used
+// is there, and without PIE nothing is relocated at load. BENCHMARKS.md has the figures (peak RSS while
+// playing). Debug builds, which the tests use, stay dynamic: they link faster.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+    guard target.type == .executable else { continue }
+    var flags = ["-static-stdlib"]
+    if target.name == "quaverd" { flags += ["-Xclang-linker", "-no-pie"] }
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(flags, .when(configuration: .release))]
+}

@@ -89,10 +89,23 @@ public struct SignalDescription {
 public final class ExportedObject {
     public let path: ObjectPath
     public let interfaces: [InterfaceDescription]
+    /// What `GetAll` answers from, worked out once rather than on every call: per interface (same order as
+    /// `interfaces`) and for all of them, the readable properties sorted by name, one per name (the last
+    /// readable one declared, as a dictionary filled in declaration order would keep).
+    let readablePropertiesByInterface: [[InterfaceDescription.Property]]
+    let readablePropertiesOfAllInterfaces: [InterfaceDescription.Property]
 
     public init(path: ObjectPath, interfaces: [InterfaceDescription]) {
         self.path = path
         self.interfaces = interfaces
+        readablePropertiesByInterface = interfaces.map { Self.readableByName($0.properties) }
+        readablePropertiesOfAllInterfaces = Self.readableByName(interfaces.flatMap(\.properties))
+    }
+
+    private static func readableByName(_ properties: [InterfaceDescription.Property]) -> [InterfaceDescription.Property] {
+        var lastByName: [String: InterfaceDescription.Property] = [:]
+        for property in properties where property.access.readable { lastByName[property.name] = property }
+        return lastByName.values.sorted { $0.name < $1.name }
     }
 
     func interface(named name: String) -> InterfaceDescription? { interfaces.first { $0.name == name } }

@@ -30,7 +30,7 @@ enum ValueCheck {
         case .array(let element, let elements):
             try checkSingle(element)
             for e in elements {
-                guard e.signatureText == element.rawValue else {
+                guard e.hasSignature(element.rawValue) else {
                     throw DBusError.invalidArgs("array of '\(element)' holds a '\(e.signature)'")
                 }
                 try check(e)
@@ -38,11 +38,12 @@ enum ValueCheck {
         case .dictionary(let key, let valueType, let entries):
             try checkSingle(key)
             try checkSingle(valueType)
-            guard key.rawValue.count == 1, !"vay(){}".contains(key.rawValue) else {
+            // One type code, and not one that opens a container.
+            guard key.rawValue.utf8.count == 1, let code = key.rawValue.utf8.first, !"vay(){}".utf8.contains(code) else {
                 throw DBusError.invalidArgs("dictionary key type '\(key)' is not a basic type")
             }
             for entry in entries {
-                guard entry.key.signatureText == key.rawValue, entry.value.signatureText == valueType.rawValue else {
+                guard entry.key.hasSignature(key.rawValue), entry.value.hasSignature(valueType.rawValue) else {
                     throw DBusError.invalidArgs("dictionary a{\(key)\(valueType)} holds an entry "
                         + "{\(entry.key.signature)\(entry.value.signature)}")
                 }
@@ -93,7 +94,7 @@ enum ValueWriter {
                 for e in elements { try append(e, to: &sub) }
             }
         case .dictionary(let key, let valueType, let entries):
-            try container(TypeCode.array, "{\(key)\(valueType)}", &iter) { sub in
+            try container(TypeCode.array, "{" + key.rawValue + valueType.rawValue + "}", &iter) { sub in
                 for entry in entries {
                     try container(TypeCode.dictEntry, nil, &sub) { pair in
                         try append(entry.key, to: &pair)
@@ -128,7 +129,8 @@ enum ValueWriter {
     private static func container(_ type: Int32, _ signature: String?, _ iter: inout DBusMessageIter,
                                   _ body: (inout DBusMessageIter) throws -> Void) throws {
         var sub = DBusMessageIter()
-        let opened: dbus_bool_t = signature.map { dbus_message_iter_open_container(&iter, type, $0, &sub) }
+        // withCString, not the implicit String-to-pointer conversion, which copies into a new array each time.
+        let opened: dbus_bool_t = signature.map { $0.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
             ?? dbus_message_iter_open_container(&iter, type, nil, &sub)
         guard opened != 0 else { throw outOfMemory }
         do { try body(&sub) } catch {
@@ -153,7 +155,11 @@ enum ValueReader {
     }
 
     private static func read(_ iter: inout DBusMessageIter) throws -> DBusValue {
-        let type = dbus_message_iter_get_arg_type(&iter)
+        try read(&iter, type: dbus_message_iter_get_arg_type(&iter))
+    }
+
+    /// The value at `iter`, whose type code the caller has just asked libdbus for.
+    private static func read(_ iter: inout DBusMessageIter, type: Int32) throws -> DBusValue {
         switch type {
         case TypeCode.byte: return .byte(basic(&iter, UInt8(0)))
         case TypeCode.boolean: return .boolean(basic(&iter, dbus_bool_t(0)) != 0)
@@ -169,7 +175,11 @@ enum ValueReader {
         case TypeCode.signature: return .signature(Signature(trusted: text(&iter)))
         case TypeCode.array: return try array(&iter)
         case TypeCode.structure, TypeCode.dictEntry: return .structure(try elements(&iter))
-        case TypeCode.variant: return .variant(try elements(&iter)[0])
+        case TypeCode.variant:
+            // Exactly one value inside: libdbus validated the message before we see it.
+            var inner = DBusMessageIter()
+            dbus_message_iter_recurse(&iter, &inner)
+            return .variant(try read(&inner))
         case TypeCode.unixFD:
             // libdbus hands us a duplicate (dbus_message_iter_get_basic with 'h'): it is ours to close.
             return .unixFD(ReceivedFileDescriptor(owning: basic(&iter, Int32(-1))))
@@ -190,32 +200,51 @@ enum ValueReader {
         return pointer.map { String(cString: $0) } ?? ""
     }
 
-    /// Every element of the container at `iter`.
-    private static func elements(_ iter: inout DBusMessageIter) throws -> [DBusValue] {
+    /// Calls `body` on each element of the container at `iter`, with its type code.
+    private static func forEachElement(_ iter: inout DBusMessageIter,
+                                       _ body: (inout DBusMessageIter, Int32) throws -> Void) rethrows {
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &sub)
-        var values: [DBusValue] = []
-        while dbus_message_iter_get_arg_type(&sub) != TypeCode.invalid {
-            values.append(try read(&sub))
+        while case let type = dbus_message_iter_get_arg_type(&sub), type != TypeCode.invalid {
+            try body(&sub, type)
             dbus_message_iter_next(&sub)
         }
+    }
+
+    /// Every element of the container at `iter`.
+    private static func elements(_ iter: inout DBusMessageIter) throws -> [DBusValue] {
+        var values: [DBusValue] = []
+        try forEachElement(&iter) { element, type in values.append(try read(&element, type: type)) }
         return values
     }
 
     private static func array(_ iter: inout DBusMessageIter) throws -> DBusValue {
-        let full = signature(&iter)  // "a…": the element type is known even when the array is empty
-        let element = String(full.dropFirst())
-        guard dbus_message_iter_get_element_type(&iter) == TypeCode.dictEntry else {
-            return .array(element: Signature(trusted: element), try elements(&iter))
+        // The element type is known even when the array is empty.
+        let elementType = dbus_message_iter_get_element_type(&iter)
+        guard elementType == TypeCode.dictEntry else {
+            return .array(element: elementSignature(&iter, elementType), try elements(&iter))
         }
-        let inner = element.dropFirst().dropLast()  // "{kv}" → "kv", the key is one basic type code
+        let inner = signature(&iter).dropFirst(2).dropLast()  // "a{kv}" → "kv", the key is one basic type code
         let key = Signature(trusted: String(inner.prefix(1)))
         let value = Signature(trusted: String(inner.dropFirst()))
-        let entries = try elements(&iter).map { entry -> (key: DBusValue, value: DBusValue) in
-            guard case .structure(let pair) = entry else { preconditionFailure("dict entry read as \(entry)") }
-            return (key: pair[0], value: pair[1])
+        var entries: [(key: DBusValue, value: DBusValue)] = []
+        try forEachElement(&iter) { entry, _ in
+            var pair = DBusMessageIter()
+            dbus_message_iter_recurse(&entry, &pair)
+            let key = try read(&pair)
+            dbus_message_iter_next(&pair)
+            entries.append((key: key, value: try read(&pair)))
         }
         return .dictionary(key: key, value: value, entries)
+    }
+
+    /// One type code for a basic or variant element; only a container element needs the whole signature
+    /// (`dbus_message_iter_get_signature` allocates and copies it).
+    private static func elementSignature(_ iter: inout DBusMessageIter, _ type: Int32) -> Signature {
+        guard type == TypeCode.array || type == TypeCode.structure else {
+            return Signature(trusted: String(UnicodeScalar(UInt8(type))))
+        }
+        return Signature(trusted: String(signature(&iter).dropFirst()))
     }
 
     private static func signature(_ iter: inout DBusMessageIter) -> String {

@@ -1,4 +1,5 @@
 import CDBus
+import Glibc
 
 /// A validated D-Bus object path (`dbus_validate_path`): appending an invalid one makes libdbus abort.
 public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
@@ -41,15 +42,21 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
     public var isSingleCompleteType: Bool { Names.isValid(rawValue, dbus_signature_validate_single) }
 
     public var description: String { rawValue }
+
+    // Element and key types of the values built on every reply, validated once here instead of at each
+    // use of a literal (each literal is checked by libdbus).
+    static let string: Signature = "s", objectPath: Signature = "o", variant: Signature = "v"
 }
 
 /// Checks of names before they reach libdbus, whose `_dbus_return_if_fail` checks abort the process.
 enum Names {
     typealias Validator = (UnsafePointer<CChar>?, UnsafeMutablePointer<CDBus.DBusError>?) -> dbus_bool_t
 
-    /// A NUL inside a Swift string would silently truncate the C string, so it is refused first.
+    /// A NUL inside a Swift string would silently truncate the C string, so it is refused first: the C
+    /// string is then shorter than the Swift one (strlen rather than a walk over `utf8`, which cost more
+    /// than libdbus's own check on every string of every message).
     static func isValid(_ text: String, _ validate: Validator) -> Bool {
-        !text.utf8.contains(0) && validate(text, nil) != 0
+        text.withCString { strlen($0) == text.utf8.count && validate($0, nil) != 0 }
     }
 
     /// `text` if `validate` accepts it, else `InvalidArgs` saying it is not a valid `what`.

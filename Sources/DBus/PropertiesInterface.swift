@@ -11,7 +11,8 @@ struct PropertiesInterface {
         case "GetAll":
             try expect(message, "s", for: member)
             let interface = try message.arguments()[0].stringValue ?? ""
-            return [allValues(in: interface.isEmpty ? object.interfaces : [try find(interface)])]
+            return [allValues(interface.isEmpty ? object.readablePropertiesOfAllInterfaces
+                                                : try readableProperties(of: interface))]
         case "Set":
             try expect(message, "ssv", for: member)
             let (interface, name) = try names(message)
@@ -34,6 +35,13 @@ struct PropertiesInterface {
         return found
     }
 
+    private func readableProperties(of interface: String) throws -> [InterfaceDescription.Property] {
+        guard let index = object.interfaces.firstIndex(where: { $0.name == interface }) else {
+            throw DBusError.unknownInterface("No interface \(interface) at \(object.path)")
+        }
+        return object.readablePropertiesByInterface[index]
+    }
+
     /// An empty interface name searches every interface, as the specification allows.
     private func find(_ name: String, in interface: String) throws -> InterfaceDescription.Property {
         let candidates = interface.isEmpty ? object.interfaces : [try find(interface)]
@@ -47,19 +55,21 @@ struct PropertiesInterface {
     private func value(of property: InterfaceDescription.Property) throws -> DBusValue {
         guard property.access.readable else { throw DBusError.accessDenied("Property \(property.name) is write-only") }
         let value = try property.get()
-        guard value.signature == property.type else {
+        guard value.hasSignature(property.type.rawValue) else {
             throw DBusError.failed("Property \(property.name) produced '\(value.signature)', declared '\(property.type)'")
         }
         return value
     }
 
-    /// `a{sv}` of every readable property whose getter succeeds: one failing getter must not fail `GetAll`.
-    private func allValues(in interfaces: [InterfaceDescription]) -> DBusValue {
-        var values: [String: DBusValue] = [:]
-        for property in interfaces.flatMap(\.properties) where property.access.readable {
-            values[property.name] = try? value(of: property)
+    /// `a{sv}` of every property whose getter succeeds, sorted by name (as `variantDictionary` sorts): one
+    /// failing getter must not fail `GetAll`. `properties` are already readable, sorted and one per name.
+    private func allValues(_ properties: [InterfaceDescription.Property]) -> DBusValue {
+        var entries: [(key: DBusValue, value: DBusValue)] = []
+        entries.reserveCapacity(properties.count)
+        for property in properties {
+            if let value = try? value(of: property) { entries.append((key: .string(property.name), value: .variant(value))) }
         }
-        return .variantDictionary(values)
+        return .dictionary(key: .string, value: .variant, entries)
     }
 
     private func set(_ property: InterfaceDescription.Property, to argument: DBusValue) throws {
@@ -69,7 +79,7 @@ struct PropertiesInterface {
         // The call's signature was checked as "ssv", so `argument` is a variant: compare what it holds.
         let value: DBusValue
         if case .variant(let inner) = argument { value = inner } else { value = argument }
-        guard value.signature == property.type else {
+        guard value.hasSignature(property.type.rawValue) else {
             throw DBusError.invalidArgs("Property \(property.name) has type '\(property.type)', got '\(value.signature)'")
         }
         try setter(value)

@@ -48,6 +48,42 @@ public enum DBusValue: Equatable, Sendable {
         }
     }
 
+    /// Whether this value's signature is `signature`, compared without building the text: checks run for
+    /// every value of every message, and most of what they would build is thrown away at once.
+    func hasSignature(_ signature: String) -> Bool {
+        switch self {
+        case .array, .dictionary, .structure:
+            var signature = signature
+            return signature.withUTF8 { bytes in
+                var index = 0
+                return matchSignature(bytes, &index) && index == bytes.count
+            }
+        default:
+            return signatureText == signature  // one type code each
+        }
+    }
+
+    /// Moves `index` past this value's signature in `bytes`; false if it is not there.
+    private func matchSignature(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
+        func take(_ text: String) -> Bool {
+            for byte in text.utf8 {
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+            }
+            return true
+        }
+        switch self {
+        case .array(let element, _):
+            return take("a") && take(element.rawValue)
+        case .dictionary(let key, let value, _):
+            return take("a{") && take(key.rawValue) && take(value.rawValue) && take("}")
+        case .structure(let fields):
+            return take("(") && fields.allSatisfy { $0.matchSignature(bytes, &index) } && take(")")
+        default:
+            return take(signatureText)
+        }
+    }
+
     public static func == (lhs: DBusValue, rhs: DBusValue) -> Bool {
         switch (lhs, rhs) {
         case let (.byte(a), .byte(b)): return a == b
@@ -79,17 +115,17 @@ public enum DBusValue: Equatable, Sendable {
 extension DBusValue {
     /// `as`
     public static func stringArray(_ strings: [String]) -> DBusValue {
-        .array(element: "s", strings.map { .string($0) })
+        .array(element: .string, strings.map { .string($0) })
     }
 
     /// `ao`
     public static func objectPathArray(_ paths: [ObjectPath]) -> DBusValue {
-        .array(element: "o", paths.map { .objectPath($0) })
+        .array(element: .objectPath, paths.map { .objectPath($0) })
     }
 
     /// `a{sv}`, entries sorted by key so messages are reproducible.
     public static func variantDictionary(_ entries: [String: DBusValue]) -> DBusValue {
-        .dictionary(key: "s", value: "v", entries.sorted { $0.key < $1.key }
+        .dictionary(key: .string, value: .variant, entries.sorted { $0.key < $1.key }
             .map { (key: .string($0.key), value: .variant($0.value)) })
     }
 }

@@ -135,8 +135,11 @@ public final class GStreamerEngine: AudioEngine {
 
     /// MIME types the installed GStreamer can decode: sink caps of audio decoders and of demuxers.
     public static func supportedMimeTypes() -> [String] {
-        Registry.sinkMediaTypes { klass in
-            klass.contains("Demuxer") || (klass.contains("Decoder") && klass.contains("Audio"))
+        // Searched as bytes: String.contains(String) would go through Foundation's NSString search, and
+        // with it CoreFoundation's Unicode tables, for a few ASCII words at start-up.
+        func has(_ klass: String, _ word: String) -> Bool { klass.utf8.firstRange(of: word.utf8) != nil }
+        return Registry.sinkMediaTypes { klass in
+            has(klass, "Demuxer") || (has(klass, "Decoder") && has(klass, "Audio"))
         }.filter { !$0.hasSuffix("/x-raw") }
     }
 

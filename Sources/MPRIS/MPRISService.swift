@@ -155,6 +155,6 @@ extension MPRISService {
     }
 
     func metadata(of id: TrackID?) -> DBusValue {
-        .variantDictionary(id.flatMap(player.track).map(metadataMap.metadata) ?? [:])
+        id.flatMap(player.track).map(metadataMap.value(of:)) ?? .variantDictionary([:])
     }
 }

@@ -32,6 +32,8 @@ final class BenchQuaverd {
     static let properties = "org.freedesktop.DBus.Properties"
 
     let bus: BenchBus
+    /// When the process was spawned (`EventLoop.monotonicMicroseconds`), to time later steps from.
+    let spawnedAt: Int64
     /// Microseconds from spawning the process to the bus reporting the MPRIS name owned.
     private(set) var startMicroseconds: Int64 = 0
     private let process: BenchProcess
@@ -46,6 +48,7 @@ final class BenchQuaverd {
         let binary = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
             .deletingLastPathComponent().appendingPathComponent("quaverd").path
         let start = EventLoop.monotonicMicroseconds
+        spawnedAt = start
         process = try BenchProcess(binary, ["--bus-address", bus.address, "--output", output] + arguments,
                                    environment: environment)
         // Polled every 0.2 ms: the poll's own bus traffic is small next to the daemon's start.

@@ -2,6 +2,7 @@ import ArgumentParser
 import DBus
 import EventLoop
 import Foundation
+import StateStore
 import TestSupport
 
 /// What the real quaverd costs the machine, each against its floor from the same run:
@@ -40,6 +41,7 @@ struct DaemonCost: ParsableCommand {
         defer { bus.stop() }
         let home = scratch.url.appendingPathComponent("home")
         try measureSpawn(bus, home: home)
+        try measureSpawnWithSavedQueue(bus, in: scratch.url)
         let quaverd = try BenchQuaverd(on: bus, output: sink, home: home)
         defer { quaverd.stop() }
         let floorRSS = try measurePlayback(quaverd, sink: sink, in: scratch.url)
@@ -63,9 +65,46 @@ struct DaemonCost: ParsableCommand {
             quaverd.stop()
             return Double(quaverd.startMicroseconds) / 1000
         }
-        print("spawn → name owned, ms: \(samples.map { String(format: "%.1f", $0) }.joined(separator: " "))")
+        print("spawn → name owned, ms: \(list(samples, "%.1f"))")
         BenchRow("spawn → bus name owned, ms (warm registry)", value: median(samples), floor: nil, format: "%.1f",
                  target: "< 50", ok: median(samples) < 50).emit()
+    }
+
+    /// Start-up with a state file holding `queued` tracks, each with the tags a scan would have saved:
+    /// until the name is owned, and until the first call is answered with the whole queue restored.
+    private func measureSpawnWithSavedQueue(_ bus: BenchBus, in directory: URL) throws {
+        let home = directory.appendingPathComponent("home-saved-queue")
+        let state = try savedQueueState(in: directory)
+        let file = StateFile(url: home.appendingPathComponent("state/quaver/state.json"))
+        try file.save(state)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? Int) ?? 0
+        var owned: [Double] = [], answered: [Double] = []
+        for _ in 0..<spawns {
+            let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
+            let length = try quaverd.call("Get", [.string("org.quaver.Quaver1"), .string("QueueLength")],
+                                          interface: BenchQuaverd.properties).first?.unwrapped.int64Value
+            answered.append(Double(EventLoop.monotonicMicroseconds - quaverd.spawnedAt) / 1000)
+            owned.append(Double(quaverd.startMicroseconds) / 1000)
+            quaverd.stop()
+            guard length == Int64(queued) else { throw BenchError("quaverd restored \(length ?? -1) of \(queued) tracks") }
+        }
+        print("state file of \(queued) tracks, \(size / 1024) KiB; spawn → name owned, ms: \(list(owned, "%.1f")); "
+            + "spawn → first answer (QueueLength \(queued)), ms: \(list(answered, "%.1f"))")
+        BenchRow("spawn → bus name owned, ms (\(queued)-track state file)", value: median(owned), floor: nil,
+                 format: "%.1f", target: "< 50", ok: median(owned) < 50).emit()
+        BenchRow("spawn → first answer, ms (\(queued)-track state file)", value: median(answered), floor: nil,
+                 format: "%.1f", target: "—", ok: nil).emit()
+    }
+
+    /// `queued` entries of one real file (the restored current track is loaded), tagged as a scan saves them.
+    private func savedQueueState(in directory: URL) throws -> SavedState {
+        let uri = URL(fileURLWithPath: try tone("flac", seconds: 10, in: directory)).absoluteString
+        let queue = (1...queued).map { number in
+            SavedTrack(uri: uri, metadata: SavedMetadata(
+                title: "Track \(number)", artists: ["Artist \(number % 300)"], album: "Album \(number / 12)",
+                trackNumber: number % 12 + 1, lengthMicroseconds: 10_000_000))
+        }
+        return SavedState(queue: queue, currentIndex: 0)
     }
 
     /// quaverd and gst-launch play the same file into the same sink at the same time, `runs` times per
@@ -119,7 +158,9 @@ struct DaemonCost: ParsableCommand {
         // The daemon first reads the new tracks' tags in the background (~500 files/s): that is work, not
         // idling, so wait until it has finished (2 s windows using < 0.5 s per minute) before measuring.
         let readStart = Date()
-        for _ in 0..<60 where ProcessCounters.cpuPerMinute([quaverd.pid], over: 2)[0] >= 0.5 {}
+        for _ in 0..<60 {
+            if ProcessCounters.cpuPerMinute([quaverd.pid], over: 2)[0] < 0.5 { break }
+        }
         print(String(format: "background tag reading of %d tracks: about %.0f s", queued, Date().timeIntervalSince(readStart)))
         let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid], over: idleSeconds)[0]
         BenchRow("CPU s per minute stopped, \(queued) queued", value: perMinute, floor: 0, format: "%.3f",
@@ -155,7 +196,9 @@ struct DaemonCost: ParsableCommand {
                  target: "0", ok: elsewhere == 0).emit()
     }
 
-    private func list(_ values: [Double]) -> String { values.map { String(format: "%.3f", $0) }.joined(separator: " ") }
+    private func list(_ values: [Double], _ format: String = "%.3f") -> String {
+        values.map { String(format: format, $0) }.joined(separator: " ")
+    }
 }
 
 /// A 440 Hz stereo tone of `seconds` as `format` (flac, ogg, mp3 with a LAME header), made with sox and the

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CShims
 import Configuration
 import Foundation
 import Logging
@@ -58,4 +59,9 @@ struct Quaverd: ParsableCommand {
     }
 }
 
+// One malloc arena for every thread, set before any thread starts. glibc gives each thread that allocates
+// an arena of its own (GStreamer's streaming threads, libpulse, the discoverer, the state writer), each
+// keeping its freed pages: 1.3 MB of peak RSS while playing. The daemon allocates little and rarely at
+// once on several threads, so the shared arena's lock costs nothing measurable.
+quaver_use_one_malloc_arena()
 Quaverd.main()

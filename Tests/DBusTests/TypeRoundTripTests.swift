@@ -1,4 +1,4 @@
-import DBus
+@testable import DBus
 import EventLoop
 import XCTest
 
@@ -92,6 +92,27 @@ final class TypeRoundTripTests: XCTestCase {
         XCTAssertEqual(try [DBusValue.string("x")].checked("s"), [.string("x")])
         XCTAssertThrowsError(try [DBusValue.string("x")].checked("i")) { error in
             XCTAssertEqual(error as? DBusError, .invalidArgs("expected signature 'i', got 's'"))
+        }
+    }
+
+    /// The checks before marshalling compare signatures without building them: every value against every
+    /// signature must give the answer that comparing the built text gives.
+    func testSignatureMatchingAgreesWithTheSignatureText() {
+        let values: [DBusValue] = [
+            .int32(1), .string("s"), .variant(.int32(1)), .stringArray([]), .stringArray(["a"]),
+            .array(element: "as", [.stringArray(["a"])]), .array(element: "(is)", []),
+            .variantDictionary(["k": .int32(1)]), .dictionary(key: "s", value: "i", []),
+            .dictionary(key: "o", value: "a{sv}", []), .structure([.int32(1), .string("s")]),
+            .structure([.string("s"), .int32(1)]), .structure([.structure([.int32(1)]), .stringArray([])]),
+            .array(element: "a{sv}", [.variantDictionary([:])]),
+        ]
+        let signatures = values.map(\.signatureText) + ["", "a", "a{", "a{s", "a{sv", "(i", "(is", "(is)x", "ai", "aas",
+                                                        "a(si)", "a{si}", "a{sv}}", "((i)as", "((i)ai)", "v"]
+        for value in values {
+            for signature in signatures {
+                XCTAssertEqual(value.hasSignature(signature), value.signatureText == signature,
+                               "\(value.signatureText) against '\(signature)'")
+            }
         }
     }
 

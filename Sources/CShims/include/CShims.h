@@ -5,6 +5,7 @@
 
 #include <glib.h>
 #include <glib-object.h>
+#include <malloc.h>
 
 /// G_TYPE_* are cast macros (G_TYPE_MAKE_FUNDAMENTAL), invisible to Swift.
 static inline GType quaver_g_type_string(void) { return G_TYPE_STRING; }
@@ -14,5 +15,8 @@ static inline GType quaver_g_type_int(void) { return G_TYPE_INT; }
 static inline GType quaver_g_type_uint(void) { return G_TYPE_UINT; }
 static inline GType quaver_g_type_int64(void) { return G_TYPE_INT64; }
 static inline GType quaver_g_type_object(void) { return G_TYPE_OBJECT; }
+
+/// mallopt and M_ARENA_MAX come from <malloc.h>, which Swift's Glibc module leaves out.
+static inline void quaver_use_one_malloc_arena(void) { mallopt(M_ARENA_MAX, 1); }
 
 #endif
