@@ -34,6 +34,8 @@ install: build install-files
 install-files:
 	install -Dm755 $(BUILD)/quaverd $(BINDIR)/quaverd
 	install -Dm755 $(BUILD)/quaver $(BINDIR)/quaver
+	# Debug info is most of a static release binary's size; the symbols stay for backtraces.
+	strip --strip-debug $(BINDIR)/quaverd $(BINDIR)/quaver
 	install -d $(DATADIR)/systemd/user $(DATADIR)/dbus-1/services $(DATADIR)/applications
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' systemd/quaverd.service \
 		> $(DATADIR)/systemd/user/quaverd.service
