@@ -21,6 +21,9 @@ public struct SavedState: Codable, Equatable, Sendable {
     public var shuffle: Bool
     /// Whether it was playing when saved (for `resume-paused = false`).
     public var wasPlaying: Bool
+    /// Names this write of the whole state: a later `PositionMark` with the same revision updates its
+    /// position. Absent in files written before position marks existed.
+    public var revision: String?
 
     public init(queue: [SavedTrack] = [], currentIndex: Int? = nil, positionMicroseconds: Int64 = 0,
                 volume: Double = 1, rate: Double = 1, loopMode: String = "None", shuffle: Bool = false,
@@ -45,6 +48,23 @@ public struct SavedState: Codable, Equatable, Sendable {
         if !volume.isFinite || volume < 0 { return "volume \(volume) is not a number ≥ 0" }
         if !rate.isFinite || rate <= 0 { return "rate \(rate) is not a number > 0" }
         return nil
+    }
+}
+
+/// Where playing is — current track, position, playing or not — saved beside the state
+/// (`StateFile.savePosition`) so that a long queue is not written again every second or at each track
+/// change: it applies to the state written with the same `revision`, whose queue it indexes.
+public struct PositionMark: Codable, Equatable, Sendable {
+    public var revision: String
+    public var currentIndex: Int?
+    public var positionMicroseconds: Int64
+    public var wasPlaying: Bool
+
+    public init(of state: SavedState, revision: String) {
+        self.revision = revision
+        currentIndex = state.currentIndex
+        positionMicroseconds = state.positionMicroseconds
+        wasPlaying = state.wasPlaying
     }
 }
 

@@ -2,10 +2,11 @@ import BaseDirectories
 import Foundation
 import Glibc
 
-/// The saved-state file, `$XDG_STATE_HOME/quaver/state.json` by default.
+/// The saved-state file, `$XDG_STATE_HOME/quaver/state.json` by default, and beside it `state.json.position`,
+/// the position while playing (`PositionMark`), so that a tick does not write a 20 000-track queue again.
 ///
-/// Writes are atomic and durable: the JSON goes to `state.json.tmp` in the same folder, is `fsync`ed,
-/// renamed over `state.json` (atomic on one file system), and the folder is `fsync`ed so the rename itself
+/// Writes are atomic and durable: the JSON goes to `<name>.tmp` in the same folder, is `fsync`ed,
+/// renamed over the file (atomic on one file system), and the folder is `fsync`ed so the rename itself
 /// survives a power cut. A reader therefore sees the old state or the new one, never a mix.
 public struct StateFile: Sendable {
     public let url: URL
@@ -19,8 +20,8 @@ public struct StateFile: Sendable {
         StateFile(url: try BaseDirectory.state.quaverFolder(environment: environment).appendingPathComponent("state.json"))
     }
 
-    var temporaryPath: String { url.path + ".tmp" }
     var folderPath: String { url.deletingLastPathComponent().path }
+    var positionPath: String { url.path + ".position" }
 
     /// Reads the saved state. A missing file gives no state and no warning. A file that cannot be used
     /// (unreadable, not JSON, truncated, another format version, inconsistent) is renamed to
@@ -35,16 +36,36 @@ public struct StateFile: Sendable {
             return setAside(because: "it cannot be read (\(error.localizedDescription))", now: now)
         }
         switch decode(data) {
-        case .success(let state): return LoadedState(state: state, warning: nil)
+        case .success(let state): return LoadedState(state: applyingPositionMark(to: state), warning: nil)
         case .failure(let problem): return setAside(because: problem.reason, now: now)
         }
+    }
+
+    /// The position mark's current track and position, if it was written for this state (same revision).
+    /// A missing, unreadable, stale or inconsistent mark leaves the state as it is.
+    private func applyingPositionMark(to state: SavedState) -> SavedState {
+        guard let revision = state.revision,
+              let data = FileManager.default.contents(atPath: positionPath),
+              let mark = try? JSONDecoder().decode(PositionMark.self, from: data), mark.revision == revision
+        else { return state }
+        var updated = state
+        updated.currentIndex = mark.currentIndex
+        updated.positionMicroseconds = mark.positionMicroseconds
+        guard updated.inconsistency() == nil else { return state }
+        updated.wasPlaying = mark.wasPlaying
+        return updated
     }
 
     /// Writes `state` atomically (see the type's comment), creating the folder if needed.
     public func save(_ state: SavedState) throws {
         let data = try JSONEncoder().encode(state)
         try makeFolder()
-        try writeDurably(data)
+        try writeDurably(data, to: url.path)
+    }
+
+    /// Writes the position mark (atomically, like the state), for the state saved with `mark.revision`.
+    public func savePosition(_ mark: PositionMark) throws {
+        try writeDurably(try JSONEncoder().encode(mark), to: positionPath)
     }
 
     private struct Unusable: Error {
@@ -109,8 +130,8 @@ public struct StateFile: Sendable {
         }
     }
 
-    private func writeDurably(_ data: Data) throws {
-        let temporary = temporaryPath
+    private func writeDurably(_ data: Data, to path: String) throws {
+        let temporary = path + ".tmp"
         // O_TRUNC on a fixed name (not O_EXCL on a unique one): a temporary left by a crash is reused, not piled up.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StateFileError.fromErrno("create", temporary) }
@@ -123,8 +144,8 @@ public struct StateFile: Sendable {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, url.path) == 0 else {
-            let error = StateFileError.fromErrno("rename to \(url.lastPathComponent)", temporary)
+        guard rename(temporary, path) == 0 else {
+            let error = StateFileError.fromErrno("rename to \(path)", temporary)
             unlink(temporary)
             throw error
         }

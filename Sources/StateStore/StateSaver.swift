@@ -1,11 +1,14 @@
 import Dispatch
 import EventLoop
+import Foundation
 
 /// Saves the state after changes, at most once per `interval`, on the event loop.
 ///
 /// The first `markChanged()` after a write starts a timer; changes until it fires ride along, and the
 /// write takes one fresh `snapshot()` then. So a burst of changes (a queue of 20 000 added track by track,
 /// volume dragged) costs one write, and a change is on disk at most `interval` seconds later.
+/// When only where playing is changed (`markPositionChanged`: the position tick, a seek, the next track,
+/// play/pause), the write is a small `PositionMark` for the state written last, not the whole queue again.
 ///
 /// The snapshot is taken on the loop thread (it reads the player's state); encoding and writing happen
 /// on a serial background queue, because JSON-encoding a 20 000-track queue takes about 0.25 s, which
@@ -17,6 +20,10 @@ public final class StateSaver {
     private let snapshot: () -> SavedState
     private let onError: (Error) -> Void
     private var pending: LoopSource?
+    /// Something besides the current track, position and playing status changed since the last write.
+    private var wholeStateChanged = false
+    /// The revision of the whole state last handed to the writer: what position marks refer to.
+    private var savedRevision: String?
     private let writer = DispatchQueue(label: "quaver.state-saver")
 
     /// - Parameters:
@@ -35,28 +42,58 @@ public final class StateSaver {
 
     /// Notes that the state changed; a write follows within `interval` seconds.
     public func markChanged() {
-        guard pending == nil else { return }
-        pending = EventLoop.main.schedule(after: interval) { [weak self] in self?.timerFired() }
+        wholeStateChanged = true
+        schedule()
+    }
+
+    /// Notes that only the current track, the position or the playing status changed.
+    public func markPositionChanged() {
+        schedule()
     }
 
     /// Writes now, whether or not something was marked (at exit the position moved without a mark),
     /// after any write already under way, and cancels the pending timed write. Blocks until it is on disk.
     public func flushNow() throws {
         cancelPending()
-        let state = snapshot()
-        try writer.sync { try file.save(state) }
+        let write = nextWrite()
+        try writer.sync { try write() }
     }
 
+    private func schedule() {
+        guard pending == nil else { return }
+        pending = EventLoop.main.schedule(after: interval) { [weak self] in self?.timerFired() }
+    }
+
+    /// A failed write of the whole state is tried again with the next change of any kind.
     private func timerFired() {
         pending = nil
-        let state = snapshot()
-        writer.async { [file, onError] in
+        let write = nextWrite()
+        writer.async { [onError] in
             do {
-                try file.save(state)
+                try write()
             } catch {
-                EventLoop.main.post { onError(error) }
+                EventLoop.main.post { [weak self] in
+                    self?.wholeStateChanged = true
+                    onError(error)
+                }
             }
         }
+    }
+
+    /// The write due now, with its snapshot taken here on the loop thread: a position mark when only
+    /// where playing is changed since a whole state was written, the whole state (with a new revision) otherwise.
+    private func nextWrite() -> () throws -> Void {
+        var state = snapshot()
+        let file = self.file
+        if !wholeStateChanged, let revision = savedRevision {
+            let mark = PositionMark(of: state, revision: revision)
+            return { try file.savePosition(mark) }
+        }
+        wholeStateChanged = false
+        let revision = UUID().uuidString
+        savedRevision = revision
+        state.revision = revision
+        return { try file.save(state) }
     }
 
     private func cancelPending() {

@@ -167,6 +167,13 @@ struct DaemonCost: ParsableCommand {
                  target: "< 0.05", ok: perMinute < 0.05).emit()
         let rss = Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024
         BenchRow("peak RSS with \(queued) queued, MB", value: rss, floor: nil, format: "%.1f", target: "—", ok: nil).emit()
+        // Playing through the long queue: the state file must not be written whole every second.
+        try quaverd.call("Play")
+        Thread.sleep(forTimeInterval: 1.5)
+        let playing = ProcessCounters.cpuPerMinute([quaverd.pid], over: seconds)[0]
+        BenchRow("CPU s per minute playing FLAC, \(queued) queued", value: playing, floor: nil, format: "%.3f",
+                 target: "—", ok: nil).emit()
+        try quaverd.call("Stop")
     }
 
     /// quaverd plays the two halves of the sweep into wavenc; the recording must equal the sweep.

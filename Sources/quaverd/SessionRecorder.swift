@@ -65,7 +65,10 @@ final class SessionRecorder: PlayerObserver {
             savedQueue = nil
         case .status(let status):
             tickPosition(status == .playing)
-        case .currentTrack, .volume, .rate, .loopMode, .shuffle, .seeked:
+            return saver?.markPositionChanged() ?? ()
+        case .currentTrack, .seeked:
+            return saver?.markPositionChanged() ?? ()
+        case .volume, .rate, .loopMode, .shuffle:
             break
         case .state, .capabilities, .buffering, .trackFailed:
             return  // derived from what is saved, or followed by a change that is
@@ -77,7 +80,9 @@ final class SessionRecorder: PlayerObserver {
         guard playing != (positionTicker != nil) else { return }
         positionTicker?.cancel()
         positionTicker = playing
-            ? EventLoop.main.schedule(after: Self.positionInterval, repeating: true) { [weak self] in self?.saver?.markChanged() }
+            ? EventLoop.main.schedule(after: Self.positionInterval, repeating: true) { [weak self] in
+                self?.saver?.markPositionChanged()
+            }
             : nil
     }
 

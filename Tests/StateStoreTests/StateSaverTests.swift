@@ -9,6 +9,8 @@ final class StateSaverTests: XCTestCase {
     private var file: StateFile!
     private var volume = 0.0
     private var queueLength = 0
+    private var current: Int?
+    private var position: Int64 = 0
     private var snapshots = 0
     private var errors: [String] = []
 
@@ -20,7 +22,8 @@ final class StateSaverTests: XCTestCase {
     private func makeSaver(file: StateFile? = nil) -> StateSaver {
         StateSaver(file: file ?? self.file, interval: 1, snapshot: { [unowned self] in
             snapshots += 1
-            return SavedState(queue: (0..<queueLength).map { SavedTrack(uri: "file:///m/\($0).flac") }, volume: volume)
+            return SavedState(queue: (0..<queueLength).map { SavedTrack(uri: "file:///m/\($0).flac") }, currentIndex: current,
+                              positionMicroseconds: position, volume: volume)
         }, onError: { [unowned self] in errors.append("\($0)") })
     }
 
@@ -73,6 +76,7 @@ final class StateSaverTests: XCTestCase {
         XCTAssertTrue(EventLoop.main.run(until: { self.snapshots == 1 }, timeout: 10))
         volume = 0.4
         queueLength = 0
+        saver.markChanged()
         try saver.flushNow()
         XCTAssertEqual(file.load().state?.volume, 0.4)
         usleep(2_000_000)  // long enough for a 100 000-track write that was not waited for to land
@@ -89,6 +93,50 @@ final class StateSaverTests: XCTestCase {
         XCTAssertFalse(saver.hasPendingChanges)
         runLoop(1.5)
         XCTAssertEqual(snapshots, 1)
+    }
+
+    /// Only where playing is changed: the queue is not written again, a position mark is, and loading
+    /// gives the mark's track and position. A whole write after it makes the old mark stale.
+    func testPositionChangesWriteOnlyAPositionMark() throws {
+        let saver = makeSaver()
+        queueLength = 3
+        current = 0
+        saver.markChanged()
+        try saver.flushNow()
+        let whole = try Data(contentsOf: file.url)
+        current = 2
+        position = 42_000_000
+        saver.markPositionChanged()
+        XCTAssertTrue(EventLoop.main.run(until: { self.snapshots == 2 }, timeout: 10))
+        XCTAssertTrue(eventually(timeout: 5) { self.file.load().state?.positionMicroseconds == 42_000_000 })
+        XCTAssertEqual(try Data(contentsOf: file.url), whole, "the state file itself is not written again")
+        XCTAssertEqual(file.load().state?.currentIndex, 2)
+
+        volume = 0.5
+        position = 0
+        saver.markChanged()
+        try saver.flushNow()
+        XCTAssertNotEqual(try Data(contentsOf: file.url), whole)
+        XCTAssertEqual(file.load().state?.positionMicroseconds, 0, "the older mark no longer applies")
+    }
+
+    func testAMarkForAnotherStateOrOutsideTheQueueIsIgnored() throws {
+        queueLength = 2
+        current = 1
+        position = 5_000_000
+        try makeSaver().flushNow()
+        let mark = { (revision: String, index: Int) in
+            var state = SavedState(queue: [], currentIndex: index, positionMicroseconds: 9_000_000)
+            state.revision = revision
+            try self.file.savePosition(PositionMark(of: state, revision: revision))
+        }
+        try mark("another revision", 0)
+        XCTAssertEqual(file.load().state?.positionMicroseconds, 5_000_000)
+        try mark(try XCTUnwrap(file.load().state?.revision), 7)
+        XCTAssertEqual(file.load().state?.currentIndex, 1, "index 7 is outside the queue of 2")
+        try mark(try XCTUnwrap(file.load().state?.revision), 0)
+        XCTAssertEqual(file.load().state?.currentIndex, 0)
+        XCTAssertEqual(file.load().state?.positionMicroseconds, 9_000_000)
     }
 
     func testFlushNowWritesEvenWithoutAMark() throws {
