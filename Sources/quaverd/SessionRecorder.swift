@@ -61,7 +61,10 @@ final class SessionRecorder: PlayerObserver {
 
     func playerDidChange(_ change: PlayerChange) {
         switch change {
-        case .tracksAdded, .trackRemoved, .trackMoved, .queueReplaced, .metadata:
+        case .metadata(let id):
+            guard savedFormChanged(id) else { return }
+            savedQueue = nil
+        case .tracksAdded, .trackRemoved, .trackMoved, .queueReplaced:
             savedQueue = nil
         case .status(let status):
             tickPosition(status == .playing)
@@ -84,6 +87,16 @@ final class SessionRecorder: PlayerObserver {
                 self?.saver?.markPositionChanged()
             }
             : nil
+    }
+
+    /// Whether the track's entry in the state differs from the one last saved: the engine reports a
+    /// playing track's tags again, in more detail than the state keeps (cover image bytes, nanoseconds),
+    /// and the whole queue need not be written for that.
+    private func savedFormChanged(_ id: TrackID) -> Bool {
+        let tracks = player.tracks
+        guard let saved = savedQueue, saved.count == tracks.count,
+              let index = tracks.firstIndex(where: { $0.id == id }) else { return true }
+        return SavedTrack(tracks[index]) != saved[index]
     }
 
     private func snapshot() -> SavedState {

@@ -44,6 +44,27 @@ final class PersistenceTests: XCTestCase {
         second.waitUntil("playing on from there") { second.status == "Playing" && second.positionSeconds > position }
     }
 
+    /// Playing, seeking and the tags the engine reports again leave state.json alone (only the small
+    /// state.json.position is written); a setting rewrites it.
+    func testPlayingWritesOnlyThePositionFile() throws {
+        let daemon = try RunningDaemon([fixtures.flac.path, fixtures.mp3.path])
+        let state = daemon.home.url.appendingPathComponent("\(stateFolder)/state.json").path
+        daemon.waitUntil("tags read and saved", timeout: 15) {
+            ((try? String(contentsOfFile: state, encoding: .utf8)) ?? "").components(separatedBy: Fixtures.title).count == 3
+        }
+        let inode = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber]) as? Int }
+        let saved = inode(state)
+        try daemon.call("Play")
+        daemon.waitUntil("playing") { daemon.positionSeconds > 0.5 }
+        try daemon.call("Seek", [.int64(3_000_000)])
+        let position = state + ".position"
+        let firstMark = inode(position)
+        daemon.waitUntil("a newer position mark", timeout: 5) { inode(position) != nil && inode(position) != firstMark }
+        XCTAssertEqual(inode(state), saved, "state.json must not be rewritten for the position")
+        try daemon.set("Volume", .double(0.5))
+        daemon.waitUntil("state.json rewritten for the volume", timeout: 5) { inode(state) != saved }
+    }
+
     func testKillDuringPlaybackLosesAtMostTwoAndAHalfSeconds() throws {
         let files = [try Media.longTone(), fixtures.flac]
         let first = try RunningDaemon(files.map(\.path))
