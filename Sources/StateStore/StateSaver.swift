@@ -56,7 +56,12 @@ public final class StateSaver {
     public func flushNow() throws {
         cancelPending()
         let write = nextWrite()
-        try writer.sync { try write() }
+        do {
+            try writer.sync { try write() }
+        } catch {
+            wholeStateChanged = true
+            throw error
+        }
     }
 
     private func schedule() {
@@ -64,7 +69,8 @@ public final class StateSaver {
         pending = EventLoop.main.schedule(after: interval) { [weak self] in self?.timerFired() }
     }
 
-    /// A failed write of the whole state is tried again with the next change of any kind.
+    /// A failed write (here or in `flushNow`) makes the next one write the whole state: a position mark
+    /// must not name a revision that never reached the disk.
     private func timerFired() {
         pending = nil
         let write = nextWrite()

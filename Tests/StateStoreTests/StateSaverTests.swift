@@ -145,6 +145,21 @@ final class StateSaverTests: XCTestCase {
         XCTAssertEqual(file.load().state?.volume, 0.9)
     }
 
+    /// After a failed write the next one is the whole state, even for a position change alone: a mark
+    /// would name a revision that never reached the disk.
+    func testAfterAFailedFlushTheNextWriteIsTheWholeState() throws {
+        let blocker = folder.url.appendingPathComponent("blocker")
+        try Data().write(to: blocker)  // a file where the state's folder should be
+        let saver = makeSaver(file: StateFile(url: blocker.appendingPathComponent("state.json")))
+        XCTAssertThrowsError(try saver.flushNow())
+        try FileManager.default.removeItem(at: blocker)
+        position = 7_000_000
+        saver.markPositionChanged()
+        let reloaded = StateFile(url: blocker.appendingPathComponent("state.json"))
+        XCTAssertTrue(EventLoop.main.run(until: { self.snapshots == 2 }, timeout: 10))
+        XCTAssertTrue(eventually(timeout: 5) { reloaded.load().state?.positionMicroseconds == 7_000_000 })
+    }
+
     func testATimedWriteThatFailsIsReported() {
         let saver = makeSaver(file: StateFile(url: URL(fileURLWithPath: "/proc/quaver-test/state.json")))
         saver.markChanged()
