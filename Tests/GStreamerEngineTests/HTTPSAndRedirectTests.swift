@@ -18,10 +18,7 @@ final class HTTPSAndRedirectTests: XCTestCase {
         setenv("SSL_CERT_FILE", net.server.certificate.path, 1)
         let url = net.server.secureURL("short.mp3")
         let engine = try net.engine()
-        play(engine, url).wait(for: .endOfStream(TrackID(1)), timeout: 30)
-        engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.isCached(url, completely: net.size(of: "short.mp3")) },
-                      "sidecar: \(String(describing: net.sidecar(of: url)))")
+        net.playToEndCached(engine, url, size: net.size(of: "short.mp3"))
         let first = net.server.accessLog
         XCTAssertEqual(first.map(\.scheme), ["https"], "\(first)")
         XCTAssertEqual(first.map(\.userAgent), ["Quaver"], "our client, not playbin's souphttpsrc: \(first)")
@@ -54,10 +51,7 @@ final class HTTPSAndRedirectTests: XCTestCase {
         setenv("SSL_CERT_FILE", net.server.certificate.path, 1)
         let url = net.server.url("to-https/short.mp3")
         let engine = try net.engine()
-        play(engine, url).wait(for: .endOfStream(TrackID(1)), timeout: 30)
-        engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.isCached(url, completely: net.size(of: "short.mp3")) },
-                      "sidecar: \(String(describing: net.sidecar(of: url)))")
+        net.playToEndCached(engine, url, size: net.size(of: "short.mp3"))
         let log = net.server.accessLog
         XCTAssertEqual(log.map(\.status), [301, 200], "\(log)")
         XCTAssertEqual(log.map(\.scheme), ["http", "https"], "\(log)")

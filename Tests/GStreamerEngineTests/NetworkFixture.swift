@@ -65,6 +65,17 @@ final class NetworkFixture {
     }
 }
 
+extension NetworkFixture {
+    /// Plays `url` to its end on `engine`, stops, and checks that the cache then holds all its `size` bytes.
+    func playToEndCached(_ engine: GStreamerEngine, _ url: String, id: UInt64 = 1, size: UInt64, timeout: Double = 30,
+                         file: StaticString = #filePath, line: UInt = #line) {
+        play(engine, url, id: id).wait(for: .endOfStream(TrackID(id)), timeout: timeout, file: file, line: line)
+        engine.stop()
+        XCTAssertTrue(eventually(timeout: 5) { isCached(url, completely: size) },
+                      "sidecar: \(String(describing: sidecar(of: url)))", file: file, line: line)
+    }
+}
+
 /// Loads `url` playing from the start into `engine`, with a new recorder for its events.
 func play(_ engine: GStreamerEngine, _ url: String, id: UInt64 = 1) -> EventRecorder {
     let recorder = EventRecorder()

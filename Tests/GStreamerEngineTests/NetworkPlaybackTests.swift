@@ -12,10 +12,7 @@ final class NetworkPlaybackTests: XCTestCase {
         let net = try NetworkFixture()
         let url = net.server.url("short.mp3")
         let engine = try net.engine()
-        play(engine, url).wait(for: .endOfStream(TrackID(1)), timeout: 30)
-        engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.isCached(url, completely: net.size(of: "short.mp3")) },
-                      "sidecar: \(String(describing: net.sidecar(of: url)))")
+        net.playToEndCached(engine, url, size: net.size(of: "short.mp3"))
         let firstPlay = net.server.accessLog.count
         XCTAssertGreaterThan(net.server.accessLog.reduce(0) { $0 + $1.bodyBytes }, 100_000)
 
@@ -31,9 +28,7 @@ final class NetworkPlaybackTests: XCTestCase {
         let net = try NetworkFixture()
         let url = net.server.url("short.mp3")
         let engine = try net.engine()
-        play(engine, url).wait(for: .endOfStream(TrackID(1)), timeout: 30)
-        engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.isCached(url, completely: net.size(of: "short.mp3")) })
+        net.playToEndCached(engine, url, size: net.size(of: "short.mp3"))
         net.server.stop()
         let offline = play(engine, url, id: 2)
         offline.wait(for: .endOfStream(TrackID(2)), timeout: 30)
@@ -137,12 +132,8 @@ final class NetworkPlaybackTests: XCTestCase {
         let net = try NetworkFixture(cacheCapacity: capacity)
         let short = net.server.url("short.mp3"), long = net.server.url("long.mp3")
         let engine = try net.engine()
-        play(engine, short).wait(for: .endOfStream(TrackID(1)), timeout: 30)
-        engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.isCached(short, completely: net.size(of: "short.mp3")) })
-        play(engine, long, id: 2).wait(for: .endOfStream(TrackID(2)), timeout: 60)
-        engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.isCached(long, completely: net.longSize) })
+        net.playToEndCached(engine, short, size: net.size(of: "short.mp3"))
+        net.playToEndCached(engine, long, id: 2, size: net.longSize, timeout: 60)
         XCTAssertTrue(eventually(timeout: 5) { !FileManager.default.fileExists(atPath: net.cache.sidecarFile(for: short).path) })
         XCTAssertFalse(FileManager.default.fileExists(atPath: net.cache.dataFile(for: short).path))
 
@@ -206,9 +197,7 @@ final class NetworkPlaybackTests: XCTestCase {
         let url = net.server.url("short.mp3")
         let size = net.size(of: "short.mp3")
         let engine = try net.engine()
-        play(engine, url).wait(for: .endOfStream(TrackID(1)), timeout: 30)
-        engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.isCached(url, completely: size) })
+        net.playToEndCached(engine, url, size: size)
 
         let data = try FileHandle(forWritingTo: net.cache.dataFile(for: url))
         try data.truncate(atOffset: size / 2)
