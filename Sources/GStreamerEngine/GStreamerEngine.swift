@@ -55,6 +55,8 @@ public final class GStreamerEngine: AudioEngine {
     let wantedRate = LockedValue(1.0)
     var rate: Double { wantedRate.withLock { $0 } }
     private var rateProbe: SegmentRateProbe?
+    /// scaletempo, when installed: keeps the pitch at rates ≠ 1.
+    private var tempo: FilterSlot?
     var lastPosition: Duration?
     var sentTags = TrackTags()
     var sentDuration: Duration?
@@ -87,10 +89,11 @@ public final class GStreamerEngine: AudioEngine {
         playbin.set("video-sink", try Element.make("fakesink"))
         // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
         // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
-        let scaletempo = try? Element.make("scaletempo")
-        if let scaletempo { playbin.set("audio-filter", scaletempo) }
+        // It sits in a FilterSlot, renewed at every NULL (see FilterSlot for the scaletempo bug).
+        tempo = try? FilterSlot(name: "tempo") { try Element.make("scaletempo") }
+        if let tempo { playbin.set("audio-filter", tempo.bin) }
         let wantedRate = wantedRate
-        rateProbe = SegmentRateProbe(element: scaletempo ?? output) { wantedRate.withLock { $0 } }
+        rateProbe = SegmentRateProbe(element: tempo?.bin ?? output) { wantedRate.withLock { $0 } }
         let handover = handover
         let playbin = playbin
         let slot = remoteSlot
@@ -221,8 +224,7 @@ public final class GStreamerEngine: AudioEngine {
     /// of it is mistaken for the next item's. READY is not enough: after a type-finding error playbin
     /// in READY fails the next URI too ("Could not determine type of stream", measured).
     func teardown() {
-        playbin.setState(.null)
-        playbin.bus.dropPending()
+        stopPipeline()
         closeRemoteFile()
         playbinURI = nil
         liveStream = false
@@ -234,6 +236,14 @@ public final class GStreamerEngine: AudioEngine {
         pluginMissing = nil
         outputWorked = false
         forgetStreamInfo()
+    }
+
+    /// Every way down to NULL goes through here: the bus forgets the old stream's messages, and the
+    /// tempo filter is renewed before the pipeline goes up again.
+    func stopPipeline() {
+        playbin.setState(.null)
+        playbin.bus.dropPending()
+        tempo?.renew()
     }
 
     func forgetStreamInfo() {

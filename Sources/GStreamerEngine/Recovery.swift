@@ -12,8 +12,7 @@ extension GStreamerEngine {
         guard recovery == nil || preroll != nil else { return }  // already waiting for the next attempt
         let resumeAt = preroll?.position ?? position ?? .zero
         let firstLoss = recovery == nil
-        playbin.setState(.null)
-        playbin.bus.dropPending()
+        stopPipeline()
         preroll = nil
         pendingSeek = nil
         if firstLoss { emit(.interruption(began: true)) }
