@@ -58,7 +58,13 @@ public struct GStreamerError: Error, Equatable, CustomStringConvertible {
 /// Converts between Swift durations and GStreamer's nanosecond clock times.
 extension Duration {
     public init(nanoseconds: Int64) { self = .nanoseconds(nanoseconds) }
+    /// Saturates at the ends of Int64 (about ±292 years) instead of trapping on a hostile offset.
     public var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+        let (seconds, attoseconds) = components
+        let limit: Int64 = seconds < 0 ? .min : .max
+        let (whole, overflowed) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflowed else { return limit }
+        let (sum, overflowedAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return overflowedAgain ? limit : sum
     }
 }

@@ -48,16 +48,13 @@ extension GStreamerEngine {
         outputWorked = true
         if let start = preroll {
             preroll = nil
-            if start.position > .zero {
-                startSeek(to: start.position, exact: playsLocalFile, report: start.reportSeek)
+            if start.position > .zero || start.applyRate || start.reportSeek {
+                requestSeek(SeekRequest(target: start.position, exact: playsLocalFile, report: start.reportSeek))
             }
             if start.playing { playbin.setState(.playing) }
             finishRecovery()
-        } else if let seek = pendingSeek {
-            pendingSeek = nil
-            let landed = playbin.queryPosition() ?? seek.target
-            lastPosition = landed
-            if seek.report { emit(.seekCompleted(landed)) }
+        } else if seekInFlight != nil {
+            seekLanded()
         }
         reportStreamInfo()
     }

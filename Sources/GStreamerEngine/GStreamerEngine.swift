@@ -7,6 +7,10 @@
 //
 // Invariants: every state change is asked for and never waited for (ASYNC_DONE says when it is done);
 // streaming threads only touch `Handover`; events reach the delegate on the loop thread only.
+// Commands are serialised on the loop thread: at most one seek is in flight in playbin; seeks and rate
+// changes asked for meanwhile wait as one merged request (the newest target and rate win) and go out at
+// its ASYNC_DONE (Seeking.swift); a load or stop first takes the pipeline to NULL, cancelling all of it.
+// Every way down to NULL goes through `stopPipeline`, which renews the tempo filter.
 import EventLoop
 import GStreamer
 import PlayerCore
@@ -47,9 +51,11 @@ public final class GStreamerEngine: AudioEngine {
     /// The item whose stream has started, until stop/load/failure.
     var current: EngineItem?
     /// Set by `load` until the first ASYNC_DONE: where to start and whether to play then.
-    var preroll: (position: Duration, playing: Bool, reportSeek: Bool)?
-    /// A seek in flight until its ASYNC_DONE; `report` for seeks the core asked for.
-    var pendingSeek: (target: Duration, report: Bool)?
+    var preroll: Preroll?
+    /// The seek playbin is carrying out, until its ASYNC_DONE.
+    var seekInFlight: SeekRequest?
+    /// The newest seek asked for while one was in flight: sent at that one's ASYNC_DONE.
+    var queuedSeek: SeekRequest?
     var wantsPlaying = false
     /// The playback rate, shared with `rateProbe`, which gives it to every new stream's segment.
     let wantedRate = LockedValue(1.0)
@@ -66,6 +72,9 @@ public final class GStreamerEngine: AudioEngine {
     /// sound server (recovered), an earlier one means there is none (reported as a failure).
     var outputWorked = false
     var recovery: LoopSource?
+    /// Where to resume after the sound server comes back; a seek while waiting moves it.
+    var recoveryPosition: Duration = .zero
+    var reportSeekAfterRecovery = false
     /// The cached remote file of the item playing (or loading).
     var remote: (file: RemoteFile, item: EngineItem)?
     /// What playbin was given for the loaded item: its URI, or `appsrc://` for a cached remote file.
@@ -153,7 +162,7 @@ public final class GStreamerEngine: AudioEngine {
         teardown()
         handover.reset(loading: item)
         wantsPlaying = playing
-        preroll = (position, playing, false)
+        preroll = Preroll(position: position, playing: playing)
         begin(item)
     }
 
@@ -188,17 +197,25 @@ public final class GStreamerEngine: AudioEngine {
         if preroll != nil {
             preroll?.position = position
             preroll?.reportSeek = true
+        } else if recovery != nil {
+            recoveryPosition = position
+            reportSeekAfterRecovery = true
         } else if current != nil {
-            startSeek(to: position, exact: exact, report: true)
+            requestSeek(SeekRequest(target: position, exact: exact, report: true))
         }
     }
 
+    /// A new rate reaches the sound through a flushing seek to where we are (at the newest target, if
+    /// a seek waits). While loading, the segment may already have gone by: the first seek applies it.
     public func setRate(_ rate: Double) {
         let clamped = min(2, max(0.5, rate))
         guard clamped != self.rate else { return }
         wantedRate.withLock { $0 = clamped }
-        if preroll == nil, current != nil {
-            startSeek(to: position ?? .zero, exact: true, report: pendingSeek?.report ?? false)
+        if preroll != nil {
+            preroll?.applyRate = true
+        } else if current != nil, recovery == nil {
+            let target = queuedSeek?.target ?? seekInFlight?.target ?? position ?? .zero
+            requestSeek(SeekRequest(target: target, exact: true, report: false))
         }
     }
 
@@ -208,17 +225,11 @@ public final class GStreamerEngine: AudioEngine {
 
     public var position: Duration? {
         guard current != nil || preroll != nil else { return nil }
-        if preroll == nil, pendingSeek == nil, let live = playbin.queryPosition() { lastPosition = live }
+        if preroll == nil, seekInFlight == nil, recovery == nil, let live = playbin.queryPosition() { lastPosition = live }
         return lastPosition
     }
 
     // MARK: Internals shared with bus handling
-
-    func startSeek(to position: Duration, exact: Bool, report: Bool) {
-        pendingSeek = (position, report)
-        lastPosition = position
-        playbin.seek(to: position, rate: rate, exact: exact)
-    }
 
     /// Back to NULL (synchronous going down) and drop the old stream's queued messages, so nothing
     /// of it is mistaken for the next item's. READY is not enough: after a type-finding error playbin
@@ -231,7 +242,8 @@ public final class GStreamerEngine: AudioEngine {
         recovery = nil
         current = nil
         preroll = nil
-        pendingSeek = nil
+        seekInFlight = nil
+        queuedSeek = nil
         lastPosition = nil
         pluginMissing = nil
         outputWorked = false

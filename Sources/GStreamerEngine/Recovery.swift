@@ -10,22 +10,25 @@ extension GStreamerEngine {
 
     func outputLost() {
         guard recovery == nil || preroll != nil else { return }  // already waiting for the next attempt
-        let resumeAt = preroll?.position ?? position ?? .zero
+        recoveryPosition = preroll?.position ?? queuedSeek?.target ?? position ?? .zero
+        reportSeekAfterRecovery = preroll?.reportSeek ?? (queuedSeek ?? seekInFlight)?.report ?? false
         let firstLoss = recovery == nil
         stopPipeline()
         preroll = nil
-        pendingSeek = nil
+        seekInFlight = nil
+        queuedSeek = nil
+        lastPosition = recoveryPosition
         if firstLoss { emit(.interruption(began: true)) }
         recovery = EventLoop.main.schedule(after: Self.recoveryInterval) { [weak self] in
-            self?.reconnect(at: resumeAt)
+            self?.reconnect()
         }
     }
 
-    private func reconnect(at position: Duration) {
+    private func reconnect() {
         guard let current else { recovery = nil; return }
         handover.reset(loading: current)
-        preroll = (position, wantsPlaying, false)
-        lastPosition = position
+        preroll = Preroll(position: recoveryPosition, playing: wantsPlaying, reportSeek: reportSeekAfterRecovery)
+        lastPosition = recoveryPosition
         playbin.set("uri", playbinURI ?? current.uri)
         playbin.setState(.paused)
     }

@@ -31,7 +31,8 @@ public enum AudioEngineEvent: Equatable, Sendable {
     case seekable(TrackID, Bool)
     /// Network buffer fill in percent; 100 means playing can go on.
     case buffering(percent: Int)
-    /// A seek asked for with `seek(to:exact:)` has completed: the new position is what is heard.
+    /// Seeks asked for with `seek(to:exact:)` have completed: the new position is what is heard. One
+    /// report may answer several seeks asked in a burst (the engine merges those it cannot send yet).
     case seekCompleted(Duration)
     /// The item played to its end and nothing was prepared to follow it.
     case endOfStream(TrackID)

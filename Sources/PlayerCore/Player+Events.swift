@@ -66,9 +66,8 @@ extension Player: AudioEngineDelegate {
     }
 
     private func seekCompleted(at position: Duration) {
-        guard pendingSeeks > 0 else { return }  // not ours: the engine's own repositioning
-        pendingSeeks -= 1
-        if pendingSeeks == 0 { seekTarget = nil }
+        guard seekTarget != nil else { return }  // not ours: the engine's own repositioning
+        seekTarget = nil
         lastPosition = position
         note(.seeked(position))
     }

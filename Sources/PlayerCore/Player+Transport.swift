@@ -28,7 +28,6 @@ extension Player {
     }
 
     func resetSeeks(at position: Duration) {
-        pendingSeeks = 0
         seekTarget = nil
         lastPosition = position
     }
@@ -42,7 +41,6 @@ extension Player {
     func seekEngine(to position: Duration) {
         guard let track = currentTrack else { return }
         pausedByInterruption = false  // every seek is the user's: the interruption's end must not resume
-        pendingSeeks += 1
         seekTarget = position
         // Accurate seeks hang on slow network streams (PLATFORM.md, "Network"); key units suffice there.
         engine.seek(to: position, exact: track.uri.hasPrefix("file:"))

@@ -57,7 +57,8 @@ public final class Player {
     var preparedSinceLoad: Set<TrackID> = []
     /// The next `trackStarted` of the loaded item restarts the same track (loop): clients get Seeked(0).
     var announceRestart = false
-    var pendingSeeks = 0
+    /// Where the newest seek we asked for goes, until the engine reports it landed. The engine may merge
+    /// a burst of seeks into one report: any report ends the wait.
     var seekTarget: Duration?
     /// The last position the engine reported (it can fail once right after a seek: PLATFORM.md).
     var lastPosition: Duration = .zero
@@ -95,7 +96,7 @@ public final class Player {
     /// The position heard now, read live from the engine (MPRIS Position is never cached: rule 1).
     public var position: Duration {
         guard loaded != nil else { return .zero }
-        if pendingSeeks > 0, let seekTarget { return seekTarget }
+        if let seekTarget { return seekTarget }
         if progress == .ready, let heard = engine.position { lastPosition = heard }
         return lastPosition
     }
