@@ -1,3 +1,4 @@
 #include <gst/gst.h>
 #include <gst/pbutils/pbutils.h>
 #include <gst/app/gstappsrc.h>
+#include <gst/base/gsttypefindhelper.h>

@@ -25,11 +25,16 @@ public final class MPRISService: PlayerObserver {
         public var artwork: ArtworkCache
         /// Called by the root interface's Quit.
         public var quit: () -> Void
+        /// Whether a local file's first bytes look like media we can play: a file that does not is
+        /// refused before the queue changes, instead of queued, failed and skipped past the track playing.
+        public var recognisesMedia: ((String) -> Bool)?
 
-        public init(supportedMimeTypes: [String], artwork: ArtworkCache, quit: @escaping () -> Void) {
+        public init(supportedMimeTypes: [String], artwork: ArtworkCache, quit: @escaping () -> Void,
+                    recognisesMedia: ((String) -> Bool)? = nil) {
             self.supportedMimeTypes = supportedMimeTypes
             self.artwork = artwork
             self.quit = quit
+            self.recognisesMedia = recognisesMedia
         }
     }
 

@@ -2,23 +2,24 @@ import DBus
 import Foundation
 import Glibc
 
-/// What the daemon agrees to queue: a URI with one of `schemes`, and for `file:` a readable regular file.
-/// Checked before the queue changes, so a refused OpenUri or AddTrack leaves it as it was. Content that
-/// only looks like media (random bytes named .mp3) can only be found out by playing it: the core then
-/// reports the track as failed and skips it.
+/// What the daemon agrees to queue: a URI with one of `schemes`, and for `file:` a readable regular file
+/// whose first bytes look like media (`recognisesMedia`, GStreamer's type finders, when given).
+/// Checked before the queue changes, so a refused OpenUri or AddTrack leaves it as it was. A file that
+/// passes and still cannot be played (truncated, corrupt further in) fails when played: the core
+/// reports it and skips it.
 public enum OpenableURI {
     /// Exactly what is advertised as SupportedUriSchemes.
     public static let schemes = ["file", "http", "https"]
 
     /// The URI to queue, or a D-Bus error saying why not.
-    public static func check(_ text: String) throws -> String {
+    public static func check(_ text: String, recognisesMedia: ((String) -> Bool)? = nil) throws -> String {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw DBusError.invalidArgs("not a URI: \(excerpt(text))")
         }
         guard schemes.contains(scheme) else {
             throw DBusError.notSupported("URI scheme '\(excerpt(scheme))' is not supported (supported: \(schemes.joined(separator: ", ")))")
         }
-        if scheme == "file" { try checkLocalFile(url) }
+        if scheme == "file" { try checkLocalFile(url, recognisesMedia) }
         else if url.host?.isEmpty ?? true { throw DBusError.invalidArgs("no host in \(excerpt(text))") }
         return text
     }
@@ -29,7 +30,7 @@ public enum OpenableURI {
         return URL(fileURLWithPath: argument).standardizedFileURL.absoluteString
     }
 
-    private static func checkLocalFile(_ url: URL) throws {
+    private static func checkLocalFile(_ url: URL, _ recognisesMedia: ((String) -> Bool)?) throws {
         let path = url.path
         var status = stat()
         guard !path.isEmpty, stat(path, &status) == 0 else {
@@ -39,6 +40,9 @@ public enum OpenableURI {
             throw DBusError.invalidArgs("not a regular file: \(excerpt(path))")
         }
         guard access(path, R_OK) == 0 else { throw DBusError.accessDenied("cannot read \(excerpt(path))") }
+        if let recognisesMedia, !recognisesMedia(path) {
+            throw DBusError.invalidArgs("not a sound file GStreamer recognises: \(excerpt(path))")
+        }
     }
 
     /// Error texts quote at most 200 characters: a client may send a megabyte.

@@ -118,10 +118,7 @@ extension MPRISService {
 
     /// OpenUri: queued right after the current track and played; a refused URI leaves the queue as it was.
     func open(_ text: String) throws {
-        let uri = try OpenableURI.check(text)
-        let position = player.currentTrackID.map(QueuePosition.after) ?? .end
-        guard let id = player.add([uri], at: position).first else { return }
-        player.goTo(id)
-        player.play()
+        let uri = try OpenableURI.check(text, recognisesMedia: configuration.recognisesMedia)
+        player.open(uri)
     }
 }

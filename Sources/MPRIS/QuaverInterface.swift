@@ -146,16 +146,21 @@ public final class QuaverInterface: PlayerObserver {
     }
 
     /// The checks of OpenUri and AddTrack, for a whole batch; the error names the first refused item.
+    /// Contents are looked at for small batches only: reading the start of every file of a library
+    /// would keep the bus waiting (a bad file among thousands fails and is skipped when it comes up).
     private func checkAll(_ uris: [String]) throws {
+        let recognisesMedia = uris.count <= Self.contentCheckedBatch ? mpris.configuration.recognisesMedia : nil
         for (index, uri) in uris.enumerated() {
             do {
-                _ = try OpenableURI.check(uri)
+                _ = try OpenableURI.check(uri, recognisesMedia: recognisesMedia)
             } catch let error as DBusError {
                 let shown = uri.count > 200 ? String(uri.prefix(200)) + "…" : uri
                 throw DBusError.invalidArgs("item \(index + 1) \"\(shown)\": \(error.message); the queue is unchanged")
             }
         }
     }
+
+    static let contentCheckedBatch = 64
 
     /// The tracks named by `paths`, or InvalidArgs naming the first one that is not queued.
     private func queuedTracks(_ paths: [DBusValue]) throws -> [TrackID] {

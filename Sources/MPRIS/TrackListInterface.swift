@@ -36,7 +36,7 @@ extension MPRISService {
 
     /// AddTrack: after `after` (NoTrack: at the start); an unknown track or a refused URI changes nothing.
     private func addTrack(_ text: String, after: DBusValue, setAsCurrent: Bool) throws {
-        let uri = try OpenableURI.check(text)
+        let uri = try OpenableURI.check(text, recognisesMedia: configuration.recognisesMedia)
         let position: QueuePosition
         if after.objectPathValue == TrackPath.noTrack {
             position = .start

@@ -29,6 +29,7 @@ extension Player: AudioEngineDelegate {
     }
 
     private func startedLoadedItem() {
+        openedOver = nil
         if progress == .loading {
             progress = .ready
             if announceRestart { note(.seeked(.zero)) }
@@ -77,6 +78,7 @@ extension Player: AudioEngineDelegate {
         guard id == loaded || preparedSinceLoad.contains(id) else { return }
         lastError = (id, error)
         note(.trackFailed(id, error))
+        if takeBackFailedOpen(id) { return }
         if id != loaded, let current = currentTrackID, queue.contains(id) {
             // The prepared item failed as the engine switched to it: skip from there.
             if order.upcoming(after: current, wrap: wrapsQueue) == id {

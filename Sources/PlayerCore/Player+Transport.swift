@@ -101,5 +101,6 @@ extension Player {
         stoppedByFailure = false
         pausedByInterruption = false
         failedInARow = []
+        openedOver = nil
     }
 }

@@ -47,6 +47,8 @@ public final class Player {
     var failedInARow: Set<TrackID> = []
     /// An interruption (a phone call corking music) paused us: its end may resume, nothing else's does.
     var pausedByInterruption = false
+    /// Set by `open` until the opened track plays or anything else is asked for.
+    var openedOver: OpenedOver?
 
     // What the engine holds, as far as the core knows.
     /// The item last loaded, or switched to gaplessly; `nil` when the engine is stopped.

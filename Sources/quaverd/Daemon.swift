@@ -52,7 +52,8 @@ final class Daemon {
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
                 artwork: ArtworkCache(directory: ArtworkCache.defaultDirectory()),
-                quit: { [weak self] in self?.stop("Quit was called") }))
+                quit: { [weak self] in self?.stop("Quit was called") },
+                recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let quaver = QuaverInterface(mpris: service, version: Quaverd.version)
             connection.export(service.exportedObject(adding: [quaver.description]))

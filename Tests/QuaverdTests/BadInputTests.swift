@@ -116,13 +116,33 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(daemon.status, "Stopped")
     }
 
-    func testRandomBytesNamedMP3FailWhenPlayedAndAreSkipped() throws {
-        try daemon.call("OpenUri", [.string(Media.uri(fixtures.randomBytes))])
-        let expected = [queue[0], "/org/quaver/Track/3", queue[1]]
-        XCTAssertEqual(daemon.tracks, expected)
-        daemon.waitUntil("skipped to the track after it") { daemon.currentTrack == queue[1] }
+    /// Files that exist but are no sound (random bytes named .mp3, a text file) are refused before the
+    /// queue changes: the song playing goes on where it was.
+    func testFilesThatAreNotSoundAreRefusedAndPlaybackGoesOn() throws {
+        try daemon.call("Play")
+        daemon.waitUntil("playing") { daemon.status == "Playing" }
+        assertError("InvalidArgs") { try daemon.call("OpenUri", [.string(Media.uri(fixtures.randomBytes))]) }
+        assertError("InvalidArgs") { try daemon.call("OpenUri", [.string("file:///etc/passwd")]) }
+        assertError("InvalidArgs") {
+            try daemon.call("AddTrack", [.string(Media.uri(fixtures.text)), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"),
+                                         .boolean(true)], on: RunningDaemon.trackList)
+        }
+        XCTAssertEqual(daemon.currentTrack, queue[0])
         XCTAssertEqual(daemon.status, "Playing")
-        daemon.assertIntact(tracks: expected)
+        daemon.assertIntact(tracks: queue)
+    }
+
+    /// A file that looks like sound but fails when played (cut short after its header) is taken out
+    /// again, and the track that was playing resumes where it was.
+    func testAnOpenedFileThatFailsGivesBackTheSongThatWasPlaying() throws {
+        try daemon.call("Play")
+        daemon.waitUntil("two seconds played") { (try? daemon.get("Position").int64Value ?? 0) ?? 0 > 2_000_000 }
+        try daemon.call("OpenUri", [.string(Media.uri(fixtures.truncated))])
+        daemon.waitUntil("back on the first track") { daemon.currentTrack == queue[0] && daemon.tracks == queue }
+        daemon.waitUntil("playing again") { daemon.status == "Playing" }
+        let position = try daemon.get("Position").int64Value ?? 0
+        XCTAssertGreaterThan(position, 1_800_000, "resumed where it was, not from the start")
+        XCTAssertFalse((try daemon.get("LastError", "org.quaver.Quaver1").stringValue ?? "").isEmpty)
     }
 
     func testGetAllNeverFails() throws {
