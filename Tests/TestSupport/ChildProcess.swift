@@ -20,11 +20,13 @@ public final class ChildProcess {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try ChildProcess.resolve(executable))
         process.arguments = arguments
-        if let environment { process.environment = environment }
+        if let environment { process.environment = LiveChildren.marked(environment) }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
+        let process = process
+        LiveChildren.shared.add(process.processIdentifier) { process.isRunning }
     }
 
     public var pid: Int32 { process.processIdentifier }
@@ -47,6 +49,7 @@ public final class ChildProcess {
 
     /// SIGTERM, then SIGKILL after `grace` seconds.
     public func stop(grace: Double = 3) {
+        defer { if !process.isRunning { LiveChildren.shared.remove(pid) } }
         guard process.isRunning else { return }
         send(SIGTERM)
         if waitForExit(timeout: grace) == nil {
@@ -78,6 +81,44 @@ public final class ChildProcess {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
         throw TestHarnessError("\(executable) not found on PATH (run scripts/deps to install test dependencies)")
+    }
+}
+
+/// Every child a test started and has not stopped yet. XCTest keeps its test case objects until the
+/// process exits, and a fixture held by one is then never released: at exit the children still
+/// running here are stopped by PID, so a run leaves no process behind (scripts/test checks that).
+public final class LiveChildren: @unchecked Sendable {
+    public static let shared = LiveChildren()
+    private let lock = NSLock()
+    /// Each child with a way to tell it still runs (a PID alone could have been reused once reaped).
+    private var children: [pid_t: () -> Bool] = [:]
+
+    private init() {
+        atexit { LiveChildren.shared.stopAll() }
+    }
+
+    /// scripts/test marks the test process with QUAVER_TEST_RUN and finds leftovers by it: a child given
+    /// an environment of its own keeps the mark.
+    public static func marked(_ environment: [String: String]) -> [String: String] {
+        var marked = environment
+        marked["QUAVER_TEST_RUN"] = ProcessInfo.processInfo.environment["QUAVER_TEST_RUN"]
+        return marked
+    }
+
+    public func add(_ pid: pid_t, isRunning: @escaping () -> Bool) { lock.withLock { children[pid] = isRunning } }
+    public func remove(_ pid: pid_t) { lock.withLock { _ = children.removeValue(forKey: pid) } }
+
+    /// SIGTERM to each still running, a moment to exit, then SIGKILL to those still there.
+    public func stopAll() {
+        let left = lock.withLock { () -> [pid_t: () -> Bool] in defer { children = [:] }; return children }
+        var running = left.filter { $0.value() }
+        running.keys.forEach { kill($0, SIGTERM) }
+        let deadline = Date().addingTimeInterval(2)
+        while !running.isEmpty && Date() < deadline {
+            usleep(10_000)
+            running = running.filter { $0.value() }
+        }
+        running.keys.forEach { kill($0, SIGKILL) }
     }
 }
 

@@ -92,13 +92,15 @@ public final class SpawnedTool {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = command.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = LiveChildren.marked(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawnp(&pid, command[0], &actions, nil, argv, envp) == 0 else {
             throw TestHarnessError("cannot run \(command[0])")
         }
         self.pid = pid
+        // Until this object reaps it, the PID stays a zombie of ours: it cannot have been reused.
+        LiveChildren.shared.add(pid) { waitpid(pid, nil, WNOHANG) == 0 }
     }
 
     public var isRunning: Bool { reap(WNOHANG) == nil }
@@ -115,6 +117,7 @@ public final class SpawnedTool {
         var result: pid_t
         repeat { result = waitpid(pid, &raw, options) } while result == -1 && errno == EINTR
         guard result == pid else { return nil }
+        LiveChildren.shared.remove(pid)
         status = (raw >> 8) & 0xff
         return status
     }
