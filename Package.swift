@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText"],
                     swiftSettings: v5),
         .testTarget(name: "QuaverdTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
