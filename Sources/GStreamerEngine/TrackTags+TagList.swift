@@ -39,7 +39,7 @@ extension TrackTags {
     /// Radio stations send "Artist - Title" as the title (ICY StreamTitle, read by icydemux): when `list`
     /// brings such a title and no artist, split it, so clients show both fields.
     mutating func splitStreamTitle(_ list: TagList) {
-        guard list.strings("artist", limit: 1).isEmpty, let raw = list.strings("title", limit: 1).first.map({ PublicText.bounded($0) }),
+        guard list.strings("artist", limit: 1).isEmpty, let raw = Self.first(list, "title"),
               let dash = raw.range(of: " - ") else { return }
         let artist = raw[..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
         let title = raw[dash.upperBound...].trimmingCharacters(in: .whitespaces)

@@ -3,8 +3,9 @@ import Glibc
 /// What one expansion may cost, shared by every playlist and folder it reaches, so that no input can make
 /// the CLI (or anything else expanding media) hang or run out of memory:
 /// - a playlist file larger than `maximumPlaylistBytes` is refused unread;
-/// - only regular files are read or queued: `/dev/zero` would never end, a named pipe would wait for a
-///   writer, a socket cannot be read;
+/// - only regular files are read as playlists: `/dev/zero` would never end, a named pipe would wait for a
+///   writer, a socket cannot be read (media files are only named here; the daemon refuses those that are
+///   not regular files);
 /// - a playlist that includes itself, directly or through others, is refused where it does (`ancestors`);
 /// - the whole expansion stops at `maximumEntries`, whatever the nesting (ten playlists that each list the
 ///   next one ten thousand times would otherwise give 10 000^10 entries).

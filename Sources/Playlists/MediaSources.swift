@@ -66,8 +66,8 @@ struct ReferenceResolver {
         if info.st_mode & S_IFMT == S_IFDIR {
             return found(AudioFolder.scan(path: String(decoding: path, as: UTF8.self)), text, line)
         }
-        if let why = notRegularFileReason(info.st_mode) { return skip(text, line, .refused(why)) }
         if let format = PlaylistFormat(pathBytes: path) {
+            if let why = notRegularFileReason(info.st_mode) { return skip(text, line, .refused(why)) }
             return nestedPlaylist(path, info, format: format, text, line)
         }
         return found(MediaList(entries: [MediaEntry(uri: FileURI.encode(pathBytes: path), title: title, lengthSeconds: length)]),
