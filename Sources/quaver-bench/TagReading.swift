@@ -51,7 +51,7 @@ struct TagReadingProbe: ParsableCommand {
         var done = 0
         reader.onRead = { _, _, _ in done += 1 }
         let item = EngineItem(id: TrackID(1), uri: URL(fileURLWithPath: file).absoluteString)
-        let base = residentKiB()
+        let base = ProcessCounters.residentKiB(getpid())
         var samples: [Double] = []
         for round in 1...reads {
             let started = EventLoop.monotonicMicroseconds
@@ -60,11 +60,5 @@ struct TagReadingProbe: ParsableCommand {
             samples.append(Double(EventLoop.monotonicMicroseconds - started) / 1000)
         }
         print(median(samples), base, ProcessCounters.peakRSSKiB(getpid()))
-    }
-
-    private func residentKiB() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }
