@@ -4,6 +4,7 @@ import PackageDescription
 // Layers, each using only those above it (see STYLE.md in the shared folder):
 //   C interop   CDBus, CGLib, CGStreamer, CPulse, COpenSSL (system libraries), CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages)
+//   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
 //   adapters    MPRIS
@@ -39,11 +40,13 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
 
+        // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
+        .target(name: "PublicText", swiftSettings: v5),
         .target(name: "PlayerCore", swiftSettings: v5),
         .target(name: "GStreamerEngine",
-                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL"], swiftSettings: v5),
+                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL", "PublicText"], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
@@ -59,7 +62,7 @@ let package = Package(
 
         .executableTarget(name: "quaverd",
                           dependencies: ["CShims", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
-                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
+                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "PublicText",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
@@ -75,10 +78,11 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
                 swiftSettings: v5),
+        .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
+        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText"],
                     swiftSettings: v5),
         .testTarget(name: "QuaverdTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",

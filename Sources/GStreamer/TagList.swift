@@ -10,9 +10,9 @@ public final class TagList {
 
     deinit { gst_tag_list_unref(pointer) }
 
-    /// Every string value of `tag` (`gst_tag_list_get_tag_size`, `gst_tag_list_get_string_index`).
-    public func strings(_ tag: String) -> [String] {
-        (0..<gst_tag_list_get_tag_size(pointer, tag)).compactMap { index in
+    /// The first `limit` string values of `tag` (`gst_tag_list_get_tag_size`, `gst_tag_list_get_string_index`).
+    public func strings(_ tag: String, limit: Int = .max) -> [String] {
+        (0..<min(gst_tag_list_get_tag_size(pointer, tag), guint(clamping: limit))).compactMap { index in
             var value: UnsafeMutablePointer<gchar>?
             guard gst_tag_list_get_string_index(pointer, tag, index, &value) != 0, let value else { return nil }
             defer { g_free(value) }
@@ -27,12 +27,13 @@ public final class TagList {
     }
 
     /// The first sample under `tag` (such as `"image"`, GST_TAG_IMAGE) as its bytes and the caps'
-    /// media type (`gst_tag_list_get_sample_index`, `gst_buffer_map`).
-    public func sample(_ tag: String) -> (bytes: [UInt8], mediaType: String)? {
+    /// media type (`gst_tag_list_get_sample_index`, `gst_buffer_map`); nil when it is larger than
+    /// `maximumBytes` (`gst_buffer_get_size`), which is then never copied.
+    public func sample(_ tag: String, maximumBytes: Int = .max) -> (bytes: [UInt8], mediaType: String)? {
         var sample: OpaquePointer?
         guard gst_tag_list_get_sample_index(pointer, tag, 0, &sample) != 0, let sample else { return nil }
         defer { gst_sample_unref(sample) }
-        guard let buffer = gst_sample_get_buffer(sample) else { return nil }
+        guard let buffer = gst_sample_get_buffer(sample), gst_buffer_get_size(buffer) <= maximumBytes else { return nil }
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
         defer { gst_buffer_unmap(buffer, &map) }

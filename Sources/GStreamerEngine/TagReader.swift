@@ -99,8 +99,8 @@ public final class TagReader {
         startNext()
     }
 
-    /// The container's tags, then the first audio stream's; the cover image is left out (it would be
-    /// kept for every queued track: the engine reads it when the track plays).
+    /// The container's tags, then the first audio stream's; the cover image is left out, not even copied
+    /// (it would be kept for every queued track: the engine reads it when the track plays).
     private static func read(_ info: OpaquePointer) -> (TrackTags, Duration?) {
         var tags = TrackTags()
         if let top = gst_discoverer_info_get_stream_info(info) {
@@ -111,7 +111,6 @@ public final class TagReader {
             merge(gst_discoverer_stream_info_get_tags(OpaquePointer(streams.pointee.data)), into: &tags)
             gst_discoverer_stream_info_list_free(streams)
         }
-        tags.coverImage = nil
         let nanoseconds = gst_discoverer_info_get_duration(info)
         let known = nanoseconds != 0 && nanoseconds != UInt64.max  // GST_CLOCK_TIME_NONE
         return (tags, known ? .nanoseconds(Int64(nanoseconds)) : nil)
@@ -119,7 +118,7 @@ public final class TagReader {
 
     private static func merge(_ list: UnsafePointer<GstTagList>?, into tags: inout TrackTags) {
         guard let list, let copy = gst_tag_list_copy(list) else { return }
-        tags.merge(TagList(owning: copy))
+        tags.merge(TagList(owning: copy), includingImage: false)
     }
 
     /// `discovered` (discoverer, info, error, user data): emitted on the loop thread in async mode.

@@ -38,9 +38,13 @@ public struct ArtworkCache {
     }
 
     /// Writes the image once (temporary file, then rename, so a client never reads half an image)
-    /// and returns its location.
-    func store(_ image: CoverImage) throws -> URL {
-        let name = ArtworkCache.contentName(of: image.data) + "." + ArtworkCache.fileExtension(for: image.mimeType)
+    /// and returns its location; nil for what is not an image. Only images, by their first bytes (the MIME type in the tag is whatever
+    /// the file says), of at most `CoverImage.maximumByteCount`: anything else is refused, never written.
+    func store(_ image: CoverImage) throws -> URL? {
+        guard image.data.count <= CoverImage.maximumByteCount, let format = ImageFormat(magic: image.data) else {
+            return nil
+        }
+        let name = ArtworkCache.contentName(of: image.data) + "." + format.rawValue
         let target = directory.appendingPathComponent(name)
         if FileManager.default.fileExists(atPath: target.path) { return target }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -70,15 +74,22 @@ public struct ArtworkCache {
         }
         return String(format: "%016llx-%llx", hash, UInt64(bytes.count))
     }
+}
 
-    static func fileExtension(for mimeType: String) -> String {
-        switch mimeType.lowercased() {
-        case "image/png": return "png"
-        case "image/gif": return "gif"
-        case "image/webp": return "webp"
-        case "image/bmp": return "bmp"
-        default: return "jpg"
+/// The image formats written as artwork, known by their signature bytes; the raw value is the file extension.
+enum ImageFormat: String {
+    case png, jpg, gif, webp, bmp
+
+    init?(magic bytes: [UInt8]) {
+        func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + prefix.count && bytes[offset..<(offset + prefix.count)].elementsEqual(prefix)
         }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png }
+        else if starts([0xFF, 0xD8, 0xFF]) { self = .jpg }
+        else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { self = .gif }
+        else if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { self = .webp }
+        else if starts(Array("BM".utf8)), bytes.count > 26 { self = .bmp }
+        else { return nil }
     }
 }
 

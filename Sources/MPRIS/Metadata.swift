@@ -1,6 +1,7 @@
 import Foundation
 import DBus
 import PlayerCore
+import PublicText
 
 /// MPRIS `mpris:trackid` values: `/org/quaver/Track/<n>` from the queue entry's `TrackID`, so a path is new for
 /// every entry and stable while it is queued. Never under `/org/mpris/`, which the spec reserves (MPRIS.md rule 5).
@@ -47,17 +48,19 @@ final class MetadataMap {
         let tags = track.tags
         var entries: [String: DBusValue] = [
             "mpris:trackid": .objectPath(TrackPath.path(of: track.id)),
-            "xesam:title": .string(clean(track.title)),
-            "xesam:url": .string(clean(track.uri)),
+            "xesam:title": .string(PublicText.from(track.title)),
+            "xesam:url": .string(PublicText.from(track.uri, limit: PublicText.maximumURLUTF8Count)),
         ]
         if let length = track.duration { entries["mpris:length"] = .int64(length.microseconds) }
-        if let url = artURL(of: track) { entries["mpris:artUrl"] = .string(clean(url)) }
-        if let album = tags.album { entries["xesam:album"] = .string(clean(album)) }
+        if let url = artURL(of: track) {
+            entries["mpris:artUrl"] = .string(PublicText.from(url, limit: PublicText.maximumURLUTF8Count))
+        }
+        if let album = tags.album { entries["xesam:album"] = .string(PublicText.from(album)) }
         if let number = tags.trackNumber { entries["xesam:trackNumber"] = .int32(Int32(clamping: number)) }
         if let number = tags.discNumber { entries["xesam:discNumber"] = .int32(Int32(clamping: number)) }
         for (key, list) in [("xesam:artist", tags.artists), ("xesam:albumArtist", tags.albumArtists),
                             ("xesam:genre", tags.genres), ("xesam:composer", tags.composers)] where !list.isEmpty {
-            entries[key] = .stringArray(list.map(clean))
+            entries[key] = .stringArray(PublicText.list(list))
         }
         return entries
     }
@@ -74,12 +77,6 @@ final class MetadataMap {
         let url = artwork.artURL(trackURI: track.uri, embedded: cover)
         artURLs[track.id] = (cover, url)
         return url
-    }
-
-    /// Tag text may hold NUL, which a D-Bus string cannot carry (the whole reply would be refused).
-    /// (The check looks at the bytes: `contains("\0")` would go through Foundation's NSString search.)
-    private func clean(_ text: String) -> String {
-        text.utf8.contains(0) ? text.replacingOccurrences(of: "\0", with: "") : text
     }
 }
 

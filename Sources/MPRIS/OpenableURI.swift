@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import Glibc
+import PublicText
 
 /// What the daemon agrees to queue: a URI with one of `schemes`, and for `file:` a readable regular file
 /// whose first bytes look like media (`recognisesMedia`, GStreamer's type finders, when given).
@@ -45,8 +46,8 @@ public enum OpenableURI {
         }
     }
 
-    /// Error texts quote at most 200 characters: a client may send a megabyte.
+    /// Error texts quote at most 200 bytes (a client may send a megabyte), credentials masked.
     private static func excerpt(_ text: String) -> String {
-        text.count > 200 ? String(text.prefix(200)) + "…" : text
+        PublicText.from(text, limit: 200)
     }
 }

@@ -1,5 +1,6 @@
 import DBus
 import PlayerCore
+import PublicText
 
 /// `org.quaver.Quaver1`: what the CLI needs and MPRIS lacks — batch queue edits, the whole queue with
 /// metadata in one call, and the player's detailed state. Served beside the MPRIS interfaces on
@@ -60,11 +61,11 @@ public final class QuaverInterface: PlayerObserver {
          "QueueLength": .uint32(UInt32(clamping: player.tracks.count))]
     }
 
-    /// `title: kind: message` of the latest failure, empty when nothing failed.
+    /// `title: kind: message` of the latest failure, empty when nothing failed. Every listener on the bus
+    /// gets it, and the engine's message quotes the URI: credentials are masked.
     private var lastErrorText: String {
         guard let (id, error) = player.lastError else { return "" }
-        let text = player.track(id).map { "\($0.title): \(error)" } ?? "\(error)"
-        return text.replacingOccurrences(of: "\0", with: "")  // a D-Bus string cannot carry NUL
+        return PublicText.from(player.track(id).map { "\($0.title): \(error)" } ?? "\(error)")
     }
 
     // MARK: Methods
@@ -154,7 +155,7 @@ public final class QuaverInterface: PlayerObserver {
             do {
                 _ = try OpenableURI.check(uri, recognisesMedia: recognisesMedia)
             } catch let error as DBusError {
-                let shown = uri.count > 200 ? String(uri.prefix(200)) + "…" : uri
+                let shown = PublicText.from(uri, limit: 200)
                 throw DBusError.invalidArgs("item \(index + 1) \"\(shown)\": \(error.message); the queue is unchanged")
             }
         }

@@ -80,6 +80,10 @@ public struct TrackTags: Equatable, Sendable {
 
 /// An embedded cover image exactly as found in the stream.
 public struct CoverImage: Equatable, Sendable {
+    /// Larger covers are left out by the engine and never written as artwork: a tag can hold any bytes,
+    /// and a real front cover is far smaller than this.
+    public static let maximumByteCount = 16 << 20
+
     public let data: [UInt8]
     public let mimeType: String
     public init(data: [UInt8], mimeType: String) {

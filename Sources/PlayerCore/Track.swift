@@ -25,14 +25,24 @@ public struct Track: Equatable, Sendable {
     /// The tagged title, or the file name when the stream has none.
     public var title: String { tags.title ?? Track.fallbackTitle(for: uri) }
 
-    /// The last path element without its extension, percent-decoded: `file:///m/01%20Intro.flac` → `01 Intro`.
+    /// The last path element without its extension, percent-decoded: `file:///m/01%20Intro.flac` → `01 Intro`;
+    /// the host for a URL without a path (`http://radio.example/` → `radio.example`). Never the userinfo
+    /// of the URL, which may hold a password (`http://alice:s3cret@host/`).
     public static func fallbackTitle(for uri: String) -> String {
         var path = Substring(uri)
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        var name = path.split(separator: "/", omittingEmptySubsequences: true).last ?? path
+        var host: Substring = ""
+        if let separator = path.range(of: "://") {
+            let authority = path[separator.upperBound...].prefix { $0 != "/" }
+            host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+            path = path[authority.endIndex...]
+        }
+        guard var name = path.split(separator: "/", omittingEmptySubsequences: true).last else {
+            return host.isEmpty ? uri : String(host)
+        }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
         let decoded = String(name).removingPercentEncoding ?? String(name)
-        return decoded.isEmpty ? uri : decoded
+        return decoded.isEmpty ? String(name) : decoded
     }
 
     var engineItem: EngineItem { EngineItem(id: id, uri: uri) }

@@ -23,6 +23,8 @@ public struct SkippedEntry: Equatable, Sendable, CustomStringConvertible {
         case unsupportedURI
         /// It exists but cannot be read; the text is the system's reason.
         case unreadable(String)
+        /// It is not read, on purpose: not a regular file, a playlist that includes itself, too large.
+        case refused(String)
     }
 
     /// The playlist that holds the reference, or `nil` for a command-line argument.
@@ -52,6 +54,7 @@ public struct SkippedEntry: Equatable, Sendable, CustomStringConvertible {
         case .notFound: return "no such file or folder"
         case .unsupportedURI: return "not a local file or an http(s) URL"
         case .unreadable(let why): return "cannot be read (\(why))"
+        case .refused(let why): return why
         }
     }
 }

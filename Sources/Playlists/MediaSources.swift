@@ -7,7 +7,8 @@ public enum MediaSources {
     /// taken as it is (the user named it). Relative paths are resolved against `workingDirectory`.
     /// Nothing throws: what cannot be used is listed in `skipped`.
     public static func expand(_ arguments: [String], workingDirectory: String) -> MediaList {
-        let resolver = ReferenceResolver(playlist: nil, folder: Array(workingDirectory.utf8), depth: 0)
+        let resolver = ReferenceResolver(playlist: nil, folder: Array(workingDirectory.utf8), ancestors: [],
+                                         budget: ExpansionBudget())
         var list = MediaList()
         for argument in arguments {
             list.append(resolver.resolve(argument, line: nil))
@@ -18,20 +19,27 @@ public enum MediaSources {
 
 /// Resolves references found in one place (a playlist, or the command line) the same way.
 struct ReferenceResolver {
-    /// Nested playlists deeper than this are skipped, which also ends a playlist that lists itself.
+    /// Nested playlists deeper than this are skipped.
     static let maximumDepth = 8
 
     /// The playlist holding the references (for reports), or `nil` for command-line arguments.
     let playlist: String?
     /// Absolute folder that relative paths start from.
     let folder: [UInt8]
-    let depth: Int
+    /// The playlists being read, outermost first: one of them met again includes itself.
+    let ancestors: [FileIdentity]
+    let budget: ExpansionBudget
 
+    var depth: Int { ancestors.count }
+
+    /// Nothing once the expansion's budget is spent. Entries are counted where they are found (a URL, a
+    /// file, a folder's files), never again on their way out of the playlists that hold them.
     func resolve(_ reference: String, line: Int?, title: String? = nil, lengthSeconds: Int? = nil) -> MediaList {
         let text = Substring(reference).trimmingASCIIWhitespace()
+        guard !budget.isSpent else { return budget.spent(at: (playlist, line, text)) }
         let scheme = uriScheme(text)
         if scheme == "http" || scheme == "https" {
-            return MediaList(entries: [MediaEntry(uri: text, title: title, lengthSeconds: lengthSeconds)])
+            return found(MediaList(entries: [MediaEntry(uri: text, title: title, lengthSeconds: lengthSeconds)]), text, line)
         }
         if scheme == "file", let path = FileURI.pathBytes(fromURI: text) {
             return resolveLocal(normalized(path), text, line, title, lengthSeconds)
@@ -56,23 +64,33 @@ struct ReferenceResolver {
             return skip(text, line, errno == ENOENT || errno == ENOTDIR ? .notFound : .unreadable(errnoText()))
         }
         if info.st_mode & S_IFMT == S_IFDIR {
-            return AudioFolder.scan(path: String(decoding: path, as: UTF8.self))
+            return found(AudioFolder.scan(path: String(decoding: path, as: UTF8.self)), text, line)
         }
         if let format = PlaylistFormat(pathBytes: path) {
-            return nestedPlaylist(path, format: format, text, line)
+            if let why = notRegularFileReason(info.st_mode) { return skip(text, line, .refused(why)) }
+            return nestedPlaylist(path, info, format: format, text, line)
         }
-        return MediaList(entries: [MediaEntry(uri: FileURI.encode(pathBytes: path), title: title, lengthSeconds: length)])
+        return found(MediaList(entries: [MediaEntry(uri: FileURI.encode(pathBytes: path), title: title, lengthSeconds: length)]),
+                     text, line)
     }
 
-    private func nestedPlaylist(_ path: [UInt8], format: PlaylistFormat, _ text: String, _ line: Int?) -> MediaList {
+    private func nestedPlaylist(_ path: [UInt8], _ info: stat, format: PlaylistFormat, _ text: String, _ line: Int?)
+        -> MediaList {
+        guard !ancestors.contains(FileIdentity(info)) else {
+            return skip(text, line, .refused("a playlist that includes itself (left out there)"))
+        }
         guard depth < Self.maximumDepth else {
             return skip(text, line, .unreadable("playlists nested more than \(Self.maximumDepth) deep"))
         }
         do {
-            return try PlaylistFile.read(pathBytes: path, format: format, depth: depth + 1)
+            return try PlaylistFile.read(pathBytes: path, format: format, ancestors: ancestors, budget: budget)
         } catch {
             return skip(text, line, .unreadable(error.reason))
         }
+    }
+
+    private func found(_ list: MediaList, _ text: String, _ line: Int?) -> MediaList {
+        budget.take(list, at: (playlist, line, text))
     }
 
     private func skip(_ text: String, _ line: Int?, _ reason: SkippedEntry.Reason) -> MediaList {

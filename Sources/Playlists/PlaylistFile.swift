@@ -42,25 +42,30 @@ public enum PlaylistFile {
     /// Reads the playlist at `path` (absolute), its format chosen by extension, `.m3u` if none matches.
     public static func read(path: String) throws(PlaylistReadError) -> MediaList {
         let bytes = Array(path.utf8)
-        return try read(pathBytes: bytes, format: PlaylistFormat(pathBytes: bytes) ?? .m3u, depth: 0)
+        return try read(pathBytes: bytes, format: PlaylistFormat(pathBytes: bytes) ?? .m3u, ancestors: [],
+                        budget: ExpansionBudget())
     }
 
     /// Parses playlist `text` as if it were the file at `playlistPath` (absolute), whose folder
     /// relative references start from.
     public static func parse(text: String, format: PlaylistFormat, playlistPath: String) -> MediaList {
-        parse(text: text, format: format, pathBytes: Array(playlistPath.utf8), depth: 0)
+        parse(text: text, format: format, pathBytes: Array(playlistPath.utf8), ancestors: [], budget: ExpansionBudget())
     }
 
-    static func read(pathBytes: [UInt8], format: PlaylistFormat, depth: Int) throws(PlaylistReadError) -> MediaList {
-        let data = try readAll(pathBytes)
+    /// `ancestors`: the playlists that led here, outermost first (see `ExpansionBudget` for every limit).
+    static func read(pathBytes: [UInt8], format: PlaylistFormat, ancestors: [FileIdentity],
+                     budget: ExpansionBudget) throws(PlaylistReadError) -> MediaList {
+        let (data, identity) = try readAll(pathBytes)
         let text = String(validating: data, as: UTF8.self) ?? String(String.UnicodeScalarView(data.map(Unicode.Scalar.init)))
-        return parse(text: text, format: format, pathBytes: pathBytes, depth: depth)
+        return parse(text: text, format: format, pathBytes: pathBytes, ancestors: ancestors + [identity], budget: budget)
     }
 
-    private static func parse(text: String, format: PlaylistFormat, pathBytes: [UInt8], depth: Int) -> MediaList {
+    private static func parse(text: String, format: PlaylistFormat, pathBytes: [UInt8], ancestors: [FileIdentity],
+                              budget: ExpansionBudget) -> MediaList {
         let folder = Array(pathBytes[..<(pathBytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)])
         let resolver = ReferenceResolver(playlist: String(decoding: pathBytes, as: UTF8.self),
-                                         folder: folder.isEmpty ? [UInt8(ascii: "/")] : folder, depth: depth)
+                                         folder: folder.isEmpty ? [UInt8(ascii: "/")] : folder, ancestors: ancestors,
+                                         budget: budget)
         let body = text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
         // `Character.isNewline` takes "\r\n" as one character, so CRLF counts as one line end.
         let lines = body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
@@ -70,20 +75,35 @@ public enum PlaylistFile {
         }
     }
 
-    private static func readAll(_ path: [UInt8]) throws(PlaylistReadError) -> [UInt8] {
-        let fd = open(cPath(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PlaylistReadError(path: String(decoding: path, as: UTF8.self), reason: errnoText()) }
+    /// The file's bytes and identity. Only a regular file of at most `ExpansionBudget.maximumPlaylistBytes`
+    /// is read. It is opened without blocking (a named pipe would wait for a writer) and checked on the open
+    /// descriptor (`fstat`), so it cannot be swapped for something else between the check and the read.
+    private static func readAll(_ path: [UInt8]) throws(PlaylistReadError) -> ([UInt8], FileIdentity) {
+        let name = String(decoding: path, as: UTF8.self)
+        let fd = open(cPath(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            var info = stat()  // a socket cannot be opened at all (ENXIO): say what it is
+            let why = stat(cPath(path), &info) == 0 ? notRegularFileReason(info.st_mode) : nil
+            throw PlaylistReadError(path: name, reason: why ?? errnoText())
+        }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw PlaylistReadError(path: name, reason: errnoText()) }
+        if let why = notRegularFileReason(info.st_mode) { throw PlaylistReadError(path: name, reason: why) }
+        let limit = ExpansionBudget.maximumPlaylistBytes
+        let tooLarge = PlaylistReadError(path: name, reason: "larger than \(limit >> 20) MiB")
+        guard info.st_size <= limit else { throw tooLarge }
         var data: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = Glibc.read(fd, &chunk, chunk.count)
-            if count == 0 { return data }
+            if count == 0 { return (data, FileIdentity(info)) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw PlaylistReadError(path: String(decoding: path, as: UTF8.self), reason: errnoText())
+                throw PlaylistReadError(path: name, reason: errnoText())
             }
             data += chunk[..<count]
+            guard data.count <= limit else { throw tooLarge }  // a file that grows while it is read
         }
     }
 }

@@ -87,9 +87,14 @@ enum ProcessCounters {
     }
 
     /// Peak resident set size in KiB (VmHWM in /proc/<pid>/status).
-    static func peakRSSKiB(_ pid: pid_t) -> Int {
+    static func peakRSSKiB(_ pid: pid_t) -> Int { statusKiB(pid, "VmHWM:") }
+
+    /// Resident set size now, in KiB (VmRSS).
+    static func residentKiB(_ pid: pid_t) -> Int { statusKiB(pid, "VmRSS:") }
+
+    private static func statusKiB(_ pid: pid_t, _ field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return 0 }
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 

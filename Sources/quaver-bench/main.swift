@@ -27,6 +27,8 @@ struct QuaverBench: ParsableCommand {
             NetworkPlayback.self,
             QueueScale.self,
             QueueScaleProbe.self,
+            TagReading.self,
+            TagReadingProbe.self,
             BenchReport.self,
         ])
 }

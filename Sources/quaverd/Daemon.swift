@@ -36,6 +36,7 @@ final class Daemon {
 
     /// Runs until Quit, SIGTERM/SIGINT or the loss of the bus; returns the exit status.
     func run() -> Int32 {
+        makeFoldersPrivate()
         do {
             let connection = try connect()
             try claimName(on: connection)
@@ -80,6 +81,18 @@ final class Daemon {
         } catch {
             log.critical("cannot start: \(error)")
             return 1
+        }
+    }
+
+    /// The cache and state folders, once, at start (the umask covers what is created from now on). The
+    /// config folder is the user's own, where the daemon writes nothing: it is left as it is.
+    private func makeFoldersPrivate() {
+        for base in [BaseDirectory.cache, .state] {
+            do {
+                if let tightened = try base.makeQuaverFolderPrivate() { log.notice("\(tightened)") }
+            } catch {
+                log.warning("\(error)")
+            }
         }
     }
 

@@ -41,7 +41,7 @@ struct Quaverd: ParsableCommand {
             throw ExitCode(2)
         }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = MaskingLogHandler(StreamLogHandler.standardError(label: label))
             handler.logLevel = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
             return handler
         }
@@ -64,4 +64,7 @@ struct Quaverd: ParsableCommand {
 // keeping its freed pages: 1.3 MB of peak RSS while playing. The daemon allocates little and rarely at
 // once on several threads, so the shared arena's lock costs nothing measurable.
 quaver_use_one_malloc_arena()
+// Private by default: every folder the daemon creates (cache, state, artwork, media) is 0700 and every
+// file 0600, whoever creates it (Foundation, GStreamer, the state writer). Set before any thread starts.
+umask(0o077)
 Quaverd.main()

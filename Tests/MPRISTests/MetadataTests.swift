@@ -1,13 +1,14 @@
 import DBus
 import Foundation
 import PlayerCore
+import PublicText
 @testable import MPRIS
 import TestSupport
 import XCTest
 
 /// The Metadata map and the artwork it points to, without a bus.
 final class MetadataTests: XCTestCase {
-    private let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 1, 2, 3, 4]
+    private let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3, 4]
 
     func testTagsMapToTheSpecTypes() throws {
         let cache = try TemporaryDirectory(prefix: "art")
@@ -57,6 +58,38 @@ final class MetadataTests: XCTestCase {
         let other = artwork.artURL(trackURI: trackURI, embedded: CoverImage(data: png + [9], mimeType: "image/png"))
         XCTAssertNotEqual(first, other, "a new image gets a new URL")
         XCTAssertNil(artwork.artURL(trackURI: "file:///nowhere/c.flac", embedded: nil))
+    }
+
+    func testOnlyImagesOfABoundedSizeAreWrittenWithTheExtensionOfWhatTheyAre() throws {
+        let cache = try TemporaryDirectory(prefix: "art")
+        let artwork = ArtworkCache(directory: cache.url)
+        let trackURI = "file:///nowhere/a.flac"
+        let text = CoverImage(data: Array("<html>not an image</html>".utf8), mimeType: "image/png")
+        XCTAssertNil(artwork.artURL(trackURI: trackURI, embedded: text), "not an image: not written, no artUrl")
+        let huge = CoverImage(data: png + [UInt8](repeating: 0, count: CoverImage.maximumByteCount), mimeType: "image/png")
+        XCTAssertNil(artwork.artURL(trackURI: trackURI, embedded: huge))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path), [])
+        let jpeg = CoverImage(data: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10], mimeType: "image/png")
+        let url = try XCTUnwrap(artwork.artURL(trackURI: trackURI, embedded: jpeg))
+        XCTAssertTrue(url.hasSuffix(".jpg"), "named by its bytes, not by the tag's MIME type: \(url)")
+        let webp = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8 ".utf8)
+        XCTAssertEqual(ImageFormat(magic: webp), .webp)
+        XCTAssertEqual(ImageFormat(magic: Array("GIF89a".utf8) + [1]), .gif)
+        XCTAssertNil(ImageFormat(magic: Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVEfmt ".utf8)))
+    }
+
+    func testCredentialsAreMaskedAndHostileTagsBounded() throws {
+        let cache = try TemporaryDirectory(prefix: "art")
+        var tags = TrackTags()
+        tags.album = String(repeating: "A", count: 1 << 20)
+        tags.artists = (0..<10_000).map { "Artist \($0)" }
+        let secret = Track(id: TrackID(1), uri: "http://alice:s3cret@127.0.0.1:9/", tags: tags)
+        let metadata = MetadataMap(artwork: ArtworkCache(directory: cache.url)).metadata(of: secret)
+        XCTAssertEqual(metadata["xesam:url"], .string("http://***@127.0.0.1:9/"))
+        XCTAssertEqual(metadata["xesam:title"], .string("127.0.0.1:9"))
+        XCTAssertEqual(metadata["xesam:album"]?.stringValue?.utf8.count, PublicText.maximumUTF8Count)
+        XCTAssertEqual(metadata["xesam:artist"]?.stringArrayValue?.count, PublicText.maximumListCount)
+        XCTAssertFalse("\(metadata)".contains("s3cret") || "\(metadata)".contains("alice"))
     }
 
     func testFolderListingsAreReusedForTheirLifetime() throws {

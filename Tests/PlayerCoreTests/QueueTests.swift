@@ -142,6 +142,10 @@ final class QueueTests: PlayerTestCase {
         XCTAssertEqual(Track.fallbackTitle(for: "file:///m/01%20Intro%20%C3%A9.flac"), "01 Intro é")
         XCTAssertEqual(Track.fallbackTitle(for: "http://host/radio/stream?x=1.2"), "stream")
         XCTAssertEqual(Track.fallbackTitle(for: "file:///m/.hidden"), ".hidden")
+        XCTAssertEqual(Track.fallbackTitle(for: "http://alice:s3cret@radio.example/"), "radio.example",
+                       "a URL without a path is named by its host, never by its userinfo")
+        XCTAssertEqual(Track.fallbackTitle(for: "https://alice:s3cret@radio.example"), "radio.example")
+        XCTAssertEqual(Track.fallbackTitle(for: "https://alice:s3cret@host/a/song.mp3?token=x"), "song")
         let ids = queue(1)
         XCTAssertEqual(player.track(ids[0])?.title, "1")
         var tags = TrackTags()

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Quaver's folders hold what others must not read: downloaded music, URLs with passwords, the queue.
+/// The daemon's umask makes what it creates 0700/0600; folders made by an older version or by hand may be
+/// looser, and this tightens them. Making the top folder 0700 is enough: nobody else can reach anything
+/// under it, whatever the modes inside.
+extension BaseDirectory {
+    /// A looser-than-private folder that was made private.
+    public struct Tightened: Equatable, Sendable, CustomStringConvertible {
+        public let folder: URL
+        public let formerMode: UInt16
+        public var description: String {
+            "made \(folder.path) private (0700; it was \(String(formerMode, radix: 8)))"
+        }
+    }
+
+    /// Sets Quaver's folder here to 0700 if it exists and group or others have any access; returns what it
+    /// changed, nil when the folder is missing or already private. A symbolic link is left alone.
+    public func makeQuaverFolderPrivate(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> Tightened? {
+        let folder = try quaverFolder(environment: environment)
+        var info = stat()
+        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        let mode = UInt16(info.st_mode & 0o7777)
+        guard mode & 0o077 != 0 else { return nil }
+        guard chmod(folder.path, 0o700) == 0 else {
+            throw BaseDirectoryError(description: "cannot make \(folder.path) private: \(String(cString: strerror(errno)))")
+        }
+        return Tightened(folder: folder, formerMode: mode)
+    }
+}

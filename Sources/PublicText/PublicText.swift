@@ -1,0 +1,106 @@
+/// Text the daemon shows outside its private state (D-Bus properties and replies, log lines), made safe to
+/// show: credentials in URLs masked, NUL removed, length bounded.
+///
+/// Credentials are *masked*, not dropped: `http://alice:s3cret@host/a.mp3` becomes `http://***@host/a.mp3`,
+/// so a reader still sees that the URL carries a login (and which host), never the user name or the
+/// password. Masking comes before cutting, so a cut can never leave half a password unmasked.
+///
+/// Tags come from files and streams anyone can make: a 1 MB title or 10 000 artists would make every
+/// GetAll and PropertiesChanged megabytes long. Strings are cut at `maximumUTF8Count` bytes (on a Unicode
+/// scalar boundary, so the result stays valid UTF-8, with `…` marking the cut) and lists at `maximumListCount`
+/// entries. URLs get the longer `maximumURLUTF8Count`: a percent-encoded path of PATH_MAX bytes fits.
+public enum PublicText {
+    public static let maximumUTF8Count = 4096
+    public static let maximumURLUTF8Count = 16384
+    public static let maximumListCount = 100
+    /// What replaces the user name and password of a URL.
+    public static let credentialsMask = "***"
+
+    /// `text` with credentials masked, without NUL, at most `limit` UTF-8 bytes.
+    public static func from(_ text: String, limit: Int = maximumUTF8Count) -> String {
+        bounded(maskingCredentials(in: text), limit: limit)
+    }
+
+    /// At most `maximumListCount` entries, each made public with `from`.
+    public static func list(_ texts: [String]) -> [String] {
+        texts.prefix(maximumListCount).map { from($0) }
+    }
+
+    /// `text` without NUL (a D-Bus string cannot carry one), cut to at most `limit` UTF-8 bytes.
+    /// Credentials are left as they are: for tags read from a file, which hold none of ours.
+    public static func bounded(_ text: String, limit: Int = maximumUTF8Count) -> String {
+        // Bytes, not Characters: cheap for the common short, clean string.
+        let bytes = text.utf8
+        guard bytes.count > limit || bytes.contains(0) else { return text }
+        let clean = bytes.contains(0) ? String(decoding: bytes.lazy.filter { $0 != 0 }, as: UTF8.self) : text
+        guard clean.utf8.count > limit else { return clean }
+        let ellipsis = "…"
+        var kept = String.UnicodeScalarView()
+        var count = 0
+        for scalar in clean.unicodeScalars {
+            let size = String(scalar).utf8.count
+            if count + size > limit - ellipsis.utf8.count { break }
+            kept.append(scalar)
+            count += size
+        }
+        return String(kept) + ellipsis
+    }
+
+    /// Every `scheme://user:password@host…` in `text` (a URL, or a message quoting URLs) with its userinfo
+    /// replaced by `credentialsMask`. The userinfo is what comes before the last `@` of the authority,
+    /// which ends at the first `/`, `?`, `#`, white space or quote (RFC 3986, section 3.2).
+    public static func maskingCredentials(in text: String) -> String {
+        var text = text
+        return text.withUTF8 { masked($0) } ?? text
+    }
+
+    /// The masked text, or nil when nothing was masked (the common case allocates nothing).
+    private static func masked(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let first = authorityStart(in: bytes, from: 0) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var copied = 0
+        var start: Int? = first
+        while let authority = start {
+            var end = authority
+            while end < bytes.count, !endsAuthority(bytes[end]) { end += 1 }
+            if let at = bytes[authority..<end].lastIndex(of: UInt8(ascii: "@")) {
+                out += bytes[copied..<authority]
+                out += credentialsMask.utf8
+                copied = at
+            }
+            start = authorityStart(in: bytes, from: end)
+        }
+        guard copied > 0 else { return nil }
+        out += bytes[copied...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The index just after the next `://` that follows a scheme (a letter, then letters, digits, `+-.`).
+    private static func authorityStart(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
+        var i = index
+        while i + 2 < bytes.count {
+            if bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/"),
+               i > index, isSchemeByte(bytes[i - 1]) {
+                return i + 3
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || (byte >= 48 && byte <= 57)
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+    }
+
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"),
+             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"), UInt8(ascii: "\\"):
+            return true
+        default:
+            return byte <= 0x20 || byte == 0x7F
+        }
+    }
+}
