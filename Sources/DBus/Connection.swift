@@ -144,8 +144,7 @@ public final class Connection {
         let message = Message(owning: raw)
         switch message.type {
         case Message.Kind.methodCall:
-            let reply = objects.handle(message)
-            if message.expectsReply { send(reply) }
+            if let reply = objects.handle(message, on: self), message.expectsReply { send(reply) }
             return DBUS_HANDLER_RESULT_HANDLED
         case Message.Kind.signal:
             if message.interface == "org.freedesktop.DBus.Local" && message.member == "Disconnected" {

@@ -32,15 +32,31 @@ public struct InterfaceDescription {
         public let name: String
         public let inputs: [Argument]
         public let outputs: [Argument]
-        /// Runs on the loop with arguments already checked against `inputs`; returns values matching `outputs`.
-        public let handler: (MethodCall) throws -> [DBusValue]
+        /// Runs on the loop with arguments already checked against `inputs`.
+        let body: Body
+
+        enum Body {
+            /// Returns values matching `outputs` at once.
+            case immediate((MethodCall) throws -> [DBusValue])
+            /// Answers through the `PendingReply`, now or on a later turn of the loop; a throw answers at once.
+            case later((MethodCall, PendingReply) throws -> Void)
+        }
 
         public init(name: String, inputs: [Argument] = [], outputs: [Argument] = [],
                     handler: @escaping (MethodCall) throws -> [DBusValue]) {
             self.name = name
             self.inputs = inputs
             self.outputs = outputs
-            self.handler = handler
+            body = .immediate(handler)
+        }
+
+        /// A method that may answer on a later turn of the loop (see `PendingReply`).
+        public init(name: String, inputs: [Argument] = [], outputs: [Argument] = [],
+                    answeringLater handler: @escaping (MethodCall, PendingReply) throws -> Void) {
+            self.name = name
+            self.inputs = inputs
+            self.outputs = outputs
+            body = .later(handler)
         }
 
         var inputSignature: Signature { Signature(trusted: inputs.map(\.type.rawValue).joined()) }

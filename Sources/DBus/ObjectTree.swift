@@ -7,10 +7,12 @@ final class ObjectTree {
     func add(_ object: ExportedObject) { objects[object.path] = object }
     func remove(_ path: ObjectPath) { objects[path] = nil }
 
-    /// The reply to a method call (a return or an error).
-    func handle(_ message: Message) -> Message {
+    /// The reply to a method call (a return or an error), or `nil` when a handler answers later
+    /// through the `PendingReply` made with `connection`.
+    func handle(_ message: Message, on connection: Connection) -> Message? {
         do {
-            return try message.methodReturn(try route(message))
+            guard let values = try route(message, connection) else { return nil }
+            return try message.methodReturn(values)
         } catch let error as DBusError {
             return message.errorReply(error)
         } catch {
@@ -18,7 +20,7 @@ final class ObjectTree {
         }
     }
 
-    private func route(_ message: Message) throws -> [DBusValue] {
+    private func route(_ message: Message, _ connection: Connection) throws -> [DBusValue]? {
         let path = ObjectPath(trusted: message.path ?? "/")
         let member = message.member ?? ""
         let object = objects[path]
@@ -36,7 +38,16 @@ final class ObjectTree {
             try expect(message, method.inputSignature, for: member)
             let call = MethodCall(path: path, interface: message.interface, member: member,
                                   sender: message.sender, arguments: try message.arguments())
-            let outputs = try method.handler(call)
+            let outputs: [DBusValue]
+            switch method.body {
+            case .immediate(let handler):
+                outputs = try handler(call)
+            case .later(let handler):
+                let reply = PendingReply(call: message, member: member, outputSignature: method.outputSignature,
+                                         connection: connection)
+                do { try handler(call, reply) } catch { reply.answeredByThrow(); throw error }
+                return nil
+            }
             guard outputs.signature == method.outputSignature else {
                 throw DBusError.failed("\(member) produced '\(outputs.signature)' instead of '\(method.outputSignature)'")
             }

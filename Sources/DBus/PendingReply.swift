@@ -1,0 +1,39 @@
+/// The reply to a method call that is answered later, from a later turn of the loop: a handler that has
+/// long work to do (thousands of files to check) does it in slices, so the loop keeps answering other
+/// callers meanwhile. Replies once; a reply that is never given is sent as an error when this is released,
+/// so the caller never waits for its timeout.
+public final class PendingReply {
+    private let call: Message
+    private let outputSignature: Signature
+    private weak var connection: Connection?
+    private let member: String
+    private var answered = false
+
+    init(call: Message, member: String, outputSignature: Signature, connection: Connection) {
+        self.call = call
+        self.member = member
+        self.outputSignature = outputSignature
+        self.connection = connection
+    }
+
+    /// Sends `values`, which must match the method's declared outputs (else the caller gets `Failed`).
+    public func finish(_ values: [DBusValue]) {
+        guard values.signature == outputSignature else {
+            return fail(.failed("\(member) produced '\(values.signature)' instead of '\(outputSignature)'"))
+        }
+        do { send(try call.methodReturn(values)) } catch let error as DBusError { fail(error) } catch { fail(.failed("\(error)")) }
+    }
+
+    public func fail(_ error: DBusError) { send(call.errorReply(error)) }
+
+    /// The handler threw before answering: the error it threw is the reply.
+    func answeredByThrow() { answered = true }
+
+    private func send(_ reply: Message) {
+        guard !answered else { return }
+        answered = true
+        if call.expectsReply { connection?.send(reply) }
+    }
+
+    deinit { if !answered { fail(.failed("\(member) was not answered")) } }
+}
