@@ -7,7 +7,7 @@ import PackageDescription
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
 //   adapters    MPRIS
-//   programs    quaverd, quaver
+//   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints)
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -40,6 +40,10 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
 
         .target(name: "PlayerCore", swiftSettings: v5),
+        // The release's version, the one place quaverd, quaver and the package (Makefile) take it from.
+        .target(name: "QuaverVersion", swiftSettings: v5),
+        // Pure text for the CLI: outside text made inert on a terminal, JSON, --format templates.
+        .target(name: "TerminalText", swiftSettings: v5),
         .target(name: "GStreamerEngine",
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL"], swiftSettings: v5),
         .target(name: "MPRIS",
@@ -59,12 +63,12 @@ let package = Package(
 
         .executableTarget(name: "quaverd",
                           dependencies: ["CShims", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
-                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
+                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "QuaverVersion",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
         .executableTarget(name: "quaver",
-                          dependencies: ["DBus", "EventLoop", "Playlists",
+                          dependencies: ["DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
@@ -86,6 +90,7 @@ let package = Package(
                     swiftSettings: v5),
         .testTarget(name: "CLITests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
+        .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: v5),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],

@@ -13,6 +13,7 @@ import GStreamerEngine
 import Logging
 import MPRIS
 import PlayerCore
+import QuaverVersion
 import StateStore
 
 final class Daemon {
@@ -54,7 +55,7 @@ final class Daemon {
                 artwork: ArtworkCache(directory: ArtworkCache.defaultDirectory()),
                 quit: { [weak self] in self?.stop("Quit was called") }))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
-            let quaver = QuaverInterface(mpris: service, version: Quaverd.version)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion)
             connection.export(service.exportedObject(adding: [quaver.description]))
             enqueue(options.items, into: player)
             let signals = [SIGTERM, SIGINT].map { signal in

@@ -3,16 +3,14 @@ import CShims
 import Configuration
 import Foundation
 import Logging
+import QuaverVersion
 
 /// The Quaver daemon: plays the queue and serves it over MPRIS on the session bus.
 struct Quaverd: ParsableCommand {
-    /// Published as org.quaver.Quaver1.Version.
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "quaverd",
         abstract: "Quaver music daemon: an MPRIS player (org.mpris.MediaPlayer2.quaver) on the session bus.",
-        version: version)
+        version: quaverVersion)
 
     @Option(name: .customLong("output"),
             help: "GStreamer sink or sink pipeline to play into, e.g. \"pulsesink\" or \"fakesink sync=true\"; overrides [audio] output of the settings.")
