@@ -19,7 +19,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
@@ -44,6 +44,9 @@ let package = Package(
         .target(name: "QuaverVersion", swiftSettings: v5),
         // Pure text for the CLI: outside text made inert on a terminal, JSON, --format templates.
         .target(name: "TerminalText", swiftSettings: v5),
+        // quaverd's swift-log handler: syslog priorities for journald, timestamps on a terminal.
+        .target(name: "DaemonLog",
+                dependencies: ["TerminalText", .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "GStreamerEngine",
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL"], swiftSettings: v5),
         .target(name: "MPRIS",
@@ -63,7 +66,7 @@ let package = Package(
 
         .executableTarget(name: "quaverd",
                           dependencies: ["CShims", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
-                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "QuaverVersion",
+                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "QuaverVersion", "DaemonLog",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
@@ -91,6 +94,8 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: v5),
+        .testTarget(name: "DaemonLogTests",
+                    dependencies: ["DaemonLog", .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CShims
 import Configuration
+import DaemonLog
 import Foundation
 import Logging
 import QuaverVersion
@@ -38,11 +39,9 @@ struct Quaverd: ParsableCommand {
             FileHandle.standardError.write(Data("quaverd: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
-            return handler
-        }
+        let level = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
+        let style = DaemonLogHandler.Style.detect()
+        LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level, style: style) }
         let status = Daemon(options: self, settings: settings).run()
         if status != 0 { throw ExitCode(status) }
     }
