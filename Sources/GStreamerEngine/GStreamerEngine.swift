@@ -21,13 +21,15 @@ public final class GStreamerEngine: AudioEngine {
         public var iconName: String
         /// Cache, retries and timeouts for http(s) items.
         public var network: NetworkOptions
+        public var replayGain: ReplayGain
 
         public init(sink: String = "pulsesink", applicationName: String = "Quaver", iconName: String = "quaver",
-                    network: NetworkOptions = NetworkOptions()) {
+                    network: NetworkOptions = NetworkOptions(), replayGain: ReplayGain = ReplayGain()) {
             self.sink = sink
             self.applicationName = applicationName
             self.iconName = iconName
             self.network = network
+            self.replayGain = replayGain
         }
     }
 
@@ -87,10 +89,10 @@ public final class GStreamerEngine: AudioEngine {
         playbin.set("video-sink", try Element.make("fakesink"))
         // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
         // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
-        let scaletempo = try? Element.make("scaletempo")
-        if let scaletempo { playbin.set("audio-filter", scaletempo) }
+        let filter = try configuration.replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
+        if let filter { playbin.set("audio-filter", filter) }
         let wantedRate = wantedRate
-        rateProbe = SegmentRateProbe(element: scaletempo ?? output) { wantedRate.withLock { $0 } }
+        rateProbe = SegmentRateProbe(element: filter ?? output) { wantedRate.withLock { $0 } }
         let handover = handover
         let playbin = playbin
         let slot = remoteSlot

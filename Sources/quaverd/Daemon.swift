@@ -42,7 +42,8 @@ final class Daemon {
             try claimName(on: connection)
             let sink = SoundOutput.choose(options.output ?? settings.audio.output, log: log)
             log.info("sound output: \(sink)")
-            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions()))
+            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
+                                                                 replayGain: replayGain()))
             let player = Player(engine: engine)
             player.joinsTracksGaplessly = settings.playback.gapless
             // Right after the player: it takes over the engine's events to apply the interruption policies.
@@ -95,6 +96,11 @@ final class Daemon {
 
     /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media` ([network] cache-size-mb,
     /// 0 turns it off), and the retry settings for every network source.
+    private func replayGain() -> ReplayGain {
+        let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
+        return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
+    }
+
     private func networkOptions() -> GStreamerEngine.NetworkOptions {
         let network = settings.network
         var cache: MediaCache?
