@@ -22,16 +22,21 @@ final class ScriptingOutputTests: XCTestCase {
 
     override func tearDown() { service = nil }
 
+    /// The first track current and paused at `seconds`, the engine's events delivered.
+    private func pauseFirstTrack(at seconds: Int64) {
+        service.player.play()
+        XCTAssertTrue(service.engine.deliverEvents())
+        service.player.setPosition(.seconds(seconds), of: ids[0])
+        XCTAssertTrue(service.engine.deliverEvents())
+        service.player.pause()
+    }
+
     private func jsonObject(_ text: String) throws -> [String: Any] {
         try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
     }
 
     func testStatusJSONHasTheDocumentedFieldsInOrder() throws {
-        service.player.play()
-        XCTAssertTrue(service.engine.deliverEvents())
-        service.player.setPosition(.seconds(90), of: ids[0])
-        XCTAssertTrue(service.engine.deliverEvents())
-        service.player.pause()
+        pauseFirstTrack(at: 90)
         let out = try service.quaver(["status", "--json"]).out
         XCTAssertTrue(out.hasSuffix("}\n") && out.split(separator: "\n").count == 1, out)
         let keys = ["state", "status", "track_id", "title", "artists", "album", "url", "length_us", "position_us",
@@ -81,11 +86,7 @@ final class ScriptingOutputTests: XCTestCase {
     }
 
     func testFormatLikePlayerctl() throws {
-        service.player.play()
-        XCTAssertTrue(service.engine.deliverEvents())
-        service.player.setPosition(.seconds(65), of: ids[0])
-        XCTAssertTrue(service.engine.deliverEvents())
-        service.player.pause()
+        pauseFirstTrack(at: 65)
         let out = try service.quaver(["status", "--format", "{{artist}} - {{title}} {{position}}/{{length}} {{status}} {{volume}}%"]).out
         XCTAssertEqual(out, "Ann, Bo - Song 1:05/3:00 Paused 100%\n")
         let typo = try service.quaver(["status", "--format", "{{artits}}"], expectStatus: 64)
