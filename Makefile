@@ -1,19 +1,29 @@
-# Front door for building, installing and testing. The scripts do the heavy lifting so a machine
+# Front door for building, installing, packaging and testing. The scripts do the heavy lifting so a machine
 # without make can run them too (README: scripts/demo and scripts/test).
 PREFIX ?= $(HOME)/.local
+# Staging root for packages: files go to $(DESTDIR)$(PREFIX)/…, while the unit and the activation file
+# name $(PREFIX)/bin/quaverd, where the daemon is once installed.
+DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share
+MANDIR = $(DATADIR)/man
+DOCDIR = $(DATADIR)/doc/quaver
+# systemd reads user units from ~/.local/share/systemd/user and /usr/lib/systemd/user (the package's).
+SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
+ZSH_COMPLETIONS ?= $(DATADIR)/zsh/site-functions
 BUILD = .build/release
 
 INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver \
-	$(DATADIR)/systemd/user/quaverd.service \
+	$(SYSTEMD_USER_DIR)/quaverd.service \
 	$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service \
 	$(DATADIR)/applications/quaver.desktop \
 	$(DATADIR)/bash-completion/completions/quaver \
-	$(DATADIR)/zsh/site-functions/_quaver \
-	$(DATADIR)/fish/vendor_completions.d/quaver.fish
+	$(ZSH_COMPLETIONS)/_quaver \
+	$(DATADIR)/fish/vendor_completions.d/quaver.fish \
+	$(MANDIR)/man1/quaver.1 $(MANDIR)/man1/quaverd.1 \
+	$(DOCDIR)/config.example.toml
 
-.PHONY: build test demo bench install install-files uninstall
+.PHONY: build test demo bench install install-files uninstall deb
 build:
 	swift build -c release --product quaverd
 	swift build -c release --product quaver
@@ -29,24 +39,31 @@ bench:
 
 install: build install-files
 
+# quaver_<version>_amd64.deb in .build/, from the release build.
+deb: build
+	scripts/package-deb $(BUILD) .build
+
 # The unit and the activation file name the installed daemon, so they follow PREFIX.
 # (Separate from `install` so tests can install the debug build: make install-files BUILD=.build/debug.)
 install-files:
-	install -Dm755 $(BUILD)/quaverd $(BINDIR)/quaverd
-	install -Dm755 $(BUILD)/quaver $(BINDIR)/quaver
+	install -Dm755 $(BUILD)/quaverd $(DESTDIR)$(BINDIR)/quaverd
+	install -Dm755 $(BUILD)/quaver $(DESTDIR)$(BINDIR)/quaver
 	# Debug info is most of a static release binary's size; the symbols stay for backtraces.
-	strip --strip-debug $(BINDIR)/quaverd $(BINDIR)/quaver
-	install -d $(DATADIR)/systemd/user $(DATADIR)/dbus-1/services $(DATADIR)/applications
+	strip --strip-debug $(DESTDIR)$(BINDIR)/quaverd $(DESTDIR)$(BINDIR)/quaver
+	install -d $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(DATADIR)/applications
 	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' systemd/quaverd.service \
-		> $(DATADIR)/systemd/user/quaverd.service
+		> $(DESTDIR)$(SYSTEMD_USER_DIR)/quaverd.service
 	sed 's|^Exec=.*|Exec=$(BINDIR)/quaverd|' dbus/org.mpris.MediaPlayer2.quaver.service \
-		> $(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service
-	sed 's|^Exec=quaver |Exec=$(BINDIR)/quaver |' dbus/quaver.desktop > $(DATADIR)/applications/quaver.desktop
-	install -d $(DATADIR)/bash-completion/completions $(DATADIR)/zsh/site-functions \
-		$(DATADIR)/fish/vendor_completions.d
-	$(BUILD)/quaver --generate-completion-script bash > $(DATADIR)/bash-completion/completions/quaver
-	$(BUILD)/quaver --generate-completion-script zsh > $(DATADIR)/zsh/site-functions/_quaver
-	$(BUILD)/quaver --generate-completion-script fish > $(DATADIR)/fish/vendor_completions.d/quaver.fish
+		> $(DESTDIR)$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service
+	sed 's|^Exec=quaver |Exec=$(BINDIR)/quaver |' dbus/quaver.desktop > $(DESTDIR)$(DATADIR)/applications/quaver.desktop
+	install -d $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(ZSH_COMPLETIONS) \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+	$(BUILD)/quaver --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/quaver
+	$(BUILD)/quaver --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_quaver
+	$(BUILD)/quaver --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/quaver.fish
+	install -Dm644 man/quaver.1 $(DESTDIR)$(MANDIR)/man1/quaver.1
+	install -Dm644 man/quaverd.1 $(DESTDIR)$(MANDIR)/man1/quaverd.1
+	install -Dm644 config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
 
 uninstall:
-	rm -f $(INSTALLED)
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

@@ -8,7 +8,7 @@ import PackageDescription
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
 //   adapters    MPRIS
-//   programs    quaverd, quaver
+//   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints)
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -20,7 +20,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
@@ -43,6 +43,14 @@ let package = Package(
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
         .target(name: "PlayerCore", swiftSettings: v5),
+        // The release's version, the one place quaverd, quaver and the package (Makefile) take it from.
+        .target(name: "QuaverVersion", swiftSettings: v5),
+        // Pure text for the CLI: outside text made inert on a terminal, JSON, --format templates.
+        .target(name: "TerminalText", swiftSettings: v5),
+        // quaverd's swift-log handler: syslog priorities for journald, timestamps on a terminal.
+        .target(name: "DaemonLog",
+                dependencies: ["TerminalText", "PublicText", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
         .target(name: "GStreamerEngine",
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL", "PublicText"], swiftSettings: v5),
         .target(name: "MPRIS",
@@ -62,12 +70,13 @@ let package = Package(
 
         .executableTarget(name: "quaverd",
                           dependencies: ["CShims", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
-                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "PublicText",
+                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
+                                         "QuaverVersion", "DaemonLog",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
         .executableTarget(name: "quaver",
-                          dependencies: ["DBus", "EventLoop", "Playlists",
+                          dependencies: ["DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
@@ -90,6 +99,9 @@ let package = Package(
                     swiftSettings: v5),
         .testTarget(name: "CLITests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
+        .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: v5),
+        .testTarget(name: "DaemonLogTests",
+                    dependencies: ["DaemonLog", .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],

@@ -24,6 +24,10 @@ public struct Configuration: Equatable, Sendable {
         public var resumePaused = true
         /// `gapless`: queue the next track ahead (playbin `about-to-finish`) so tracks join without a gap.
         public var gapless = true
+        /// `replaygain`: level tracks by their ReplayGain tags.
+        public var replayGain = ReplayGainMode.off
+        /// `replaygain-preamp-db`: added to every tagged track's gain, −15…15 dB (never past full scale).
+        public var replayGainPreAmpDB = 0.0
     }
 
     /// `[interruptions]`: what the daemon does when something else needs the sound or the session.
@@ -59,6 +63,11 @@ public struct Configuration: Equatable, Sendable {
         /// `level`: the least severe messages written.
         public var level = LogLevel.info
     }
+}
+
+/// `[playback] replaygain`: off, each track's own gain, or the album's gain (the track's when untagged).
+public enum ReplayGainMode: String, CaseIterable, Sendable {
+    case off, track, album
 }
 
 /// Log levels, named as swift-log names them.

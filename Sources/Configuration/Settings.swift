@@ -17,6 +17,8 @@ struct Setting {
         flag("playback", "resume-on-start", \.playback.resumeOnStart),
         flag("playback", "resume-paused", \.playback.resumePaused),
         flag("playback", "gapless", \.playback.gapless),
+        choice("playback", "replaygain", \.playback.replayGain),
+        number("playback", "replaygain-preamp-db", \.playback.replayGainPreAmpDB, -15...15),
         flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
         flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),
         flag("interruptions", "pause-on-suspend", \.interruptions.pauseOnSuspend),
@@ -55,6 +57,18 @@ struct Setting {
         Setting(section: section, key: key) { value, configuration in
             guard let number = value.double ?? value.int.map(Double.init), number > 0, number <= limit else {
                 return "a number of seconds more than 0 and at most \(Int(limit))"
+            }
+            configuration[keyPath: field] = number
+            return nil
+        }
+    }
+
+    /// An integer or a float within `range`.
+    private static func number(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, Double>,
+                               _ range: ClosedRange<Double>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let number = value.double ?? value.int.map(Double.init), range.contains(number) else {
+                return "a number from \(range.lowerBound) to \(range.upperBound)"
             }
             configuration[keyPath: field] = number
             return nil

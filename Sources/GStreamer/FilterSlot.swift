@@ -12,15 +12,17 @@ import CGLib
 public final class FilterSlot {
     /// The bin to hand to the pipeline (playbin's `audio-filter`).
     public let bin: Element
-    private let make: () throws -> Element
+    private let make: () throws -> Element?
     private var filter: Element
     private let sinkPad: UnsafeMutablePointer<GstPad>
     private let sourcePad: UnsafeMutablePointer<GstPad>
 
-    /// Builds the bin around a first element from `make`; throws what `make` throws.
-    public init(name: String, making make: @escaping () throws -> Element) throws {
+    /// Builds the bin around a first element from `make`; throws what `make` throws, and is `nil` when
+    /// `make` gives no element (nothing to filter with).
+    public init?(name: String, making make: @escaping () throws -> Element?) throws {
+        guard let first = try make() else { return nil }
         self.make = make
-        filter = try make()
+        filter = first
         bin = Element(sinking: gst_bin_new(name))
         sinkPad = Self.addGhostPad(to: bin, named: "sink", direction: GST_PAD_SINK)
         sourcePad = Self.addGhostPad(to: bin, named: "src", direction: GST_PAD_SRC)

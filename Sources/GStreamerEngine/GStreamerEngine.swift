@@ -25,13 +25,15 @@ public final class GStreamerEngine: AudioEngine {
         public var iconName: String
         /// Cache, retries and timeouts for http(s) items.
         public var network: NetworkOptions
+        public var replayGain: ReplayGain
 
         public init(sink: String = "pulsesink", applicationName: String = "Quaver", iconName: String = "quaver",
-                    network: NetworkOptions = NetworkOptions()) {
+                    network: NetworkOptions = NetworkOptions(), replayGain: ReplayGain = ReplayGain()) {
             self.sink = sink
             self.applicationName = applicationName
             self.iconName = iconName
             self.network = network
+            self.replayGain = replayGain
         }
     }
 
@@ -61,8 +63,8 @@ public final class GStreamerEngine: AudioEngine {
     let wantedRate = LockedValue(1.0)
     var rate: Double { wantedRate.withLock { $0 } }
     private var rateProbe: SegmentRateProbe?
-    /// scaletempo, when installed: keeps the pitch at rates ≠ 1.
-    private var tempo: FilterSlot?
+    /// scaletempo (keeps the pitch at rates ≠ 1) and the ReplayGain elements, when there are any.
+    private var audioFilter: FilterSlot?
     var lastPosition: Duration?
     var sentTags = TrackTags()
     var sentDuration: Duration?
@@ -98,11 +100,15 @@ public final class GStreamerEngine: AudioEngine {
         playbin.set("video-sink", try Element.make("fakesink"))
         // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
         // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
-        // It sits in a FilterSlot, renewed at every NULL (see FilterSlot for the scaletempo bug).
-        tempo = try? FilterSlot(name: "tempo") { try Element.make("scaletempo") }
-        if let tempo { playbin.set("audio-filter", tempo.bin) }
+        // The filter (with the ReplayGain elements when asked for) sits in a FilterSlot, renewed at every NULL
+        // (see FilterSlot for the scaletempo bug).
+        let replayGain = configuration.replayGain
+        audioFilter = try FilterSlot(name: "audio-filter") {
+            try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
+        }
+        if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }
         let wantedRate = wantedRate
-        rateProbe = SegmentRateProbe(element: tempo?.bin ?? output) { wantedRate.withLock { $0 } }
+        rateProbe = SegmentRateProbe(element: audioFilter?.bin ?? output) { wantedRate.withLock { $0 } }
         let handover = handover
         let playbin = playbin
         let slot = remoteSlot
@@ -255,7 +261,7 @@ public final class GStreamerEngine: AudioEngine {
     func stopPipeline() {
         playbin.setState(.null)
         playbin.bus.dropPending()
-        tempo?.renew()
+        audioFilter?.renew()
     }
 
     func forgetStreamInfo() {

@@ -5,23 +5,34 @@ import EventLoop
 struct PlayerStatus {
     /// org.quaver.Quaver1 State (stopped, loading, buffering, playing, paused, failed).
     var state: String
+    /// MPRIS PlaybackStatus (Playing, Paused, Stopped), as playerctl's `{{status}}` shows it.
+    var playbackStatus: String
     var track: TrackInfo?
     /// Microseconds, as read at `readAt`.
     var position: Int64
     var rate: Double
     var bufferingPercent: Int
     var lastError: String
+    /// 0…1.
+    var volume: Double
+    /// MPRIS LoopStatus lower-cased: none, track, playlist.
+    var loop: String
+    var shuffle: Bool
     /// When `position` was read (monotonic microseconds): the base of the local extrapolation.
     var readAt: Int64
 
     init(player: [String: DBusValue], quaver: [String: DBusValue]) {
         let metadata = player["Metadata"]?.dictionaryValue ?? [:]
         track = metadata.isEmpty ? nil : TrackInfo(metadata)
-        state = quaver["State"]?.stringValue ?? player["PlaybackStatus"]?.stringValue?.lowercased() ?? "stopped"
+        playbackStatus = player["PlaybackStatus"]?.stringValue ?? "Stopped"
+        state = quaver["State"]?.stringValue ?? playbackStatus.lowercased()
         position = player["Position"]?.int64Value ?? 0
         rate = player["Rate"]?.doubleValue ?? 1
         bufferingPercent = Int(quaver["BufferingPercent"]?.int64Value ?? 100)
         lastError = quaver["LastError"]?.stringValue ?? ""
+        volume = player["Volume"]?.doubleValue ?? 1
+        loop = (player["LoopStatus"]?.stringValue ?? "None").lowercased()
+        shuffle = player["Shuffle"]?.boolValue ?? false
         readAt = EventLoop.monotonicMicroseconds
     }
 
@@ -51,7 +62,7 @@ struct PlayerStatus {
         return line
     }
 
-    private func times(at now: Int64) -> String {
+    func times(at now: Int64) -> String {
         let elapsed = TimeText.format(microseconds: position(at: now))
         return track?.length.map { "\(elapsed) / \(TimeText.format(microseconds: $0))" } ?? elapsed
     }

@@ -1,9 +1,12 @@
 import ArgumentParser
+import QuaverVersion
+import TerminalText
 
 struct Quaver: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quaver",
         abstract: "Control the Quaver music daemon (quaverd).",
+        version: quaverVersion,
         subcommands: [Add.self, Play.self, QueueList.self, Remove.self, Move.self, Clear.self, Jump.self,
                       Next.self, Previous.self, Pause.self, Toggle.self, Stop.self, Seek.self,
                       Volume.self, Rate.self, Loop.self, Shuffle.self, Status.self])
@@ -18,7 +21,8 @@ struct ClientOptions: ParsableArguments {
 }
 
 /// A failure explained to the user; ArgumentParser prints it to stderr and exits with status 1.
+/// Made inert here, as it often quotes the daemon's error text, a file name or a URL.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    init(_ description: String) { self.description = InertText.of(description, keepingNewlines: true) }
 }

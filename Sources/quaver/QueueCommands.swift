@@ -21,7 +21,7 @@ struct Add: ParsableCommand {
         let position = next ? "next" : start ? "start" : "end"
         let ids = try client.call(PlayerClient.quaver, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
         let count = ids.first?.arrayValue?.count ?? 0
-        print("queued \(count) track\(count == 1 ? "" : "s")")
+        Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
 }
 
@@ -48,17 +48,20 @@ struct QueueList: ParsableCommand {
 
     @OptionGroup var options: ClientOptions
     @Flag(help: "Show track ids instead of indexes.") var ids = false
+    @Flag(help: "Print JSON: {\"current\": index or null, \"tracks\": [...]} (fields in docs/scripting.md).")
+    var json = false
 
     func run() throws {
         let queue = try QueueSnapshot(try options.connect())
-        if queue.entries.isEmpty { return print("the queue is empty") }
+        if json { return Terminal.line(queue.json.text) }
+        if queue.entries.isEmpty { return Terminal.line("the queue is empty") }
         let width = String(queue.entries.count).count
         for (index, entry) in queue.entries.enumerated() {
             let marker = entry.id == queue.current ? "▶" : " "
             let number = String(index + 1)
             let name = ids ? entry.id.rawValue : String(repeating: " ", count: width - number.count) + number
             let length = entry.metadata.length.map { "  " + TimeText.format(microseconds: $0) } ?? ""
-            print("\(marker) \(name)  \(entry.metadata.label)\(length)")
+            Terminal.line("\(marker) \(name)  \(entry.metadata.label)\(length)")
         }
     }
 }

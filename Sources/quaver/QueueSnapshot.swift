@@ -52,6 +52,8 @@ struct QueueSnapshot {
 struct TrackInfo {
     let title: String
     let artists: [String]
+    let album: String?
+    let url: String?
     /// Microseconds (`mpris:length`), nil for streams and when not known yet.
     let length: Int64?
     let trackID: ObjectPath?
@@ -59,6 +61,8 @@ struct TrackInfo {
     init(_ metadata: [String: DBusValue]) {
         title = metadata["xesam:title"]?.stringValue ?? ""
         artists = metadata["xesam:artist"]?.stringArrayValue ?? []
+        album = metadata["xesam:album"]?.stringValue
+        url = metadata["xesam:url"]?.stringValue
         length = metadata["mpris:length"]?.int64Value
         trackID = metadata["mpris:trackid"]?.objectPathValue
     }

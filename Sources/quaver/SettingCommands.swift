@@ -15,7 +15,7 @@ struct Volume: ParsableCommand {
             try client.set(PlayerClient.player, "Volume", .double(volume))
         }
         let volume = try client.get(PlayerClient.player, "Volume").doubleValue ?? 0
-        print("volume \(Int((volume * 100).rounded()))%")
+        Terminal.line("volume \(Int((volume * 100).rounded()))%")
     }
 
     /// Values up to 1 are fractions, larger ones (and any with `%`) percent.
@@ -37,7 +37,7 @@ struct Rate: ParsableCommand {
     func run() throws {
         let client = try options.connect()
         if let value { try client.set(PlayerClient.player, "Rate", .double(value)) }
-        print("rate \(try client.get(PlayerClient.player, "Rate").doubleValue ?? 1)")
+        Terminal.line("rate \(try client.get(PlayerClient.player, "Rate").doubleValue ?? 1)")
     }
 }
 
@@ -56,7 +56,7 @@ struct Loop: ParsableCommand {
     func run() throws {
         let client = try options.connect()
         if let mode { try client.set(PlayerClient.player, "LoopStatus", .string(mode.loopStatus)) }
-        print("loop \((try client.get(PlayerClient.player, "LoopStatus").stringValue ?? "").lowercased())")
+        Terminal.line("loop \((try client.get(PlayerClient.player, "LoopStatus").stringValue ?? "").lowercased())")
     }
 }
 
@@ -71,6 +71,6 @@ struct Shuffle: ParsableCommand {
     func run() throws {
         let client = try options.connect()
         if let state { try client.set(PlayerClient.player, "Shuffle", .boolean(state == .on)) }
-        print("shuffle \(try client.get(PlayerClient.player, "Shuffle").boolValue == true ? "on" : "off")")
+        Terminal.line("shuffle \(try client.get(PlayerClient.player, "Shuffle").boolValue == true ? "on" : "off")")
     }
 }

@@ -1,15 +1,30 @@
 import Foundation
+import TerminalText
 
-/// Output written straight to the file descriptors, so a live status line appears at once even
-/// when stdout is a pipe (Swift 6 cannot call `fflush(stdout)`).
+/// All the CLI prints goes through here, made inert (`InertText`): most lines quote tags, file names, URLs
+/// or the daemon's error text, which may hold escape sequences. Written straight to the file descriptors, so
+/// a live status line appears at once even when stdout is a pipe (Swift 6 cannot call `fflush(stdout)`).
 enum Terminal {
-    static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    /// `text` and a line end on stdout.
+    static func line(_ text: String) {
+        write(InertText.of(text) + "\n")
     }
 
+    /// `text` in place of the current line on a terminal (carriage return, erase to the end of the line).
+    static func replaceLine(_ text: String) {
+        write("\r\u{1B}[K" + InertText.of(text))
+    }
+
+    /// A line end after the last `replaceLine`.
+    static func endLine() { write("\n") }
+
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("quaver: \(text)\n".utf8))
+        FileHandle.standardError.write(Data("quaver: \(InertText.of(text))\n".utf8))
     }
 
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
 }

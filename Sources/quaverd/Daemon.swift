@@ -13,6 +13,7 @@ import GStreamerEngine
 import Logging
 import MPRIS
 import PlayerCore
+import QuaverVersion
 import StateStore
 
 final class Daemon {
@@ -42,7 +43,8 @@ final class Daemon {
             try claimName(on: connection)
             let sink = SoundOutput.choose(options.output ?? settings.audio.output, log: log)
             log.info("sound output: \(sink)")
-            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions()))
+            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
+                                                                 replayGain: replayGain()))
             let player = Player(engine: engine)
             player.joinsTracksGaplessly = settings.playback.gapless
             // Right after the player: it takes over the engine's events to apply the interruption policies.
@@ -56,7 +58,7 @@ final class Daemon {
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
-            let quaver = QuaverInterface(mpris: service, version: Quaverd.version)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion)
             connection.export(service.exportedObject(adding: [quaver.description]))
             enqueue(options.items, into: player)
             let signals = [SIGTERM, SIGINT].map { signal in
@@ -108,6 +110,11 @@ final class Daemon {
 
     /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media` ([network] cache-size-mb,
     /// 0 turns it off), and the retry settings for every network source.
+    private func replayGain() -> ReplayGain {
+        let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
+        return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
+    }
+
     private func networkOptions() -> GStreamerEngine.NetworkOptions {
         let network = settings.network
         var cache: MediaCache?

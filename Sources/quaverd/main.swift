@@ -1,18 +1,17 @@
 import ArgumentParser
 import CShims
 import Configuration
+import DaemonLog
 import Foundation
 import Logging
+import QuaverVersion
 
 /// The Quaver daemon: plays the queue and serves it over MPRIS on the session bus.
 struct Quaverd: ParsableCommand {
-    /// Published as org.quaver.Quaver1.Version.
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "quaverd",
         abstract: "Quaver music daemon: an MPRIS player (org.mpris.MediaPlayer2.quaver) on the session bus.",
-        version: version)
+        version: quaverVersion)
 
     @Option(name: .customLong("output"),
             help: "GStreamer sink or sink pipeline to play into, e.g. \"pulsesink\" or \"fakesink sync=true\"; overrides [audio] output of the settings.")
@@ -40,11 +39,9 @@ struct Quaverd: ParsableCommand {
             FileHandle.standardError.write(Data("quaverd: \(error)\n".utf8))
             throw ExitCode(2)
         }
-        LoggingSystem.bootstrap { label in
-            var handler = MaskingLogHandler(StreamLogHandler.standardError(label: label))
-            handler.logLevel = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
-            return handler
-        }
+        let level = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
+        let style = DaemonLogHandler.Style.detect()
+        LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level, style: style) }
         let status = Daemon(options: self, settings: settings).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -47,6 +47,8 @@ final class ConfigurationTests: XCTestCase {
             resume-on-start = false
             resume-paused = false
             gapless = false
+            replaygain = "album"
+            replaygain-preamp-db = -3
             [interruptions]
             pause-on-cork = false
             resume-after-cork = false
@@ -67,6 +69,8 @@ final class ConfigurationTests: XCTestCase {
         expected.playback.resumeOnStart = false
         expected.playback.resumePaused = false
         expected.playback.gapless = false
+        expected.playback.replayGain = .album
+        expected.playback.replayGainPreAmpDB = -3
         expected.interruptions.pauseOnCork = false
         expected.interruptions.resumeAfterCork = false
         expected.interruptions.pauseOnSuspend = false
@@ -100,6 +104,10 @@ final class ConfigurationTests: XCTestCase {
             ("[log]\nlevel = \"loud\"\n", "log.level",
              "expected one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", found \"loud\""),
             ("[audio]\noutput = [\"a\"]\n", "audio.output", "expected a non-empty string, found an array"),
+            ("[playback]\nreplaygain = \"auto\"\n", "playback.replaygain",
+             "expected one of \"off\", \"track\", \"album\", found \"auto\""),
+            ("[playback]\nreplaygain-preamp-db = 20\n", "playback.replaygain-preamp-db",
+             "expected a number from -15.0 to 15.0, found 20"),
         ]
         for (text, key, message) in cases {
             let refused = try error(text)

@@ -20,7 +20,8 @@ final class InstallTests: XCTestCase {
         let expected = ["bin/quaverd", "bin/quaver", "share/systemd/user/quaverd.service",
                         "share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                         "share/applications/quaver.desktop", "share/bash-completion/completions/quaver",
-                        "share/zsh/site-functions/_quaver", "share/fish/vendor_completions.d/quaver.fish"]
+                        "share/zsh/site-functions/_quaver", "share/fish/vendor_completions.d/quaver.fish",
+                        "share/man/man1/quaver.1", "share/man/man1/quaverd.1", "share/doc/quaver/config.example.toml"]
         for file in expected {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.path + "/" + file), "\(file) not installed")
         }

@@ -78,4 +78,23 @@ final class SettingsTests: XCTestCase {
         let daemon = try daemon(settings: "[log]\nlevel = \"warning\"\n")
         XCTAssertFalse(daemon.process.standardError.contains("sound output"), daemon.process.standardError)
     }
+
+    func testReplayGainTrackModeLowersATrackByItsTaggedGain() throws {
+        let music = try TemporaryDirectory(prefix: "replaygain-music")
+        let tagged = music.url.appendingPathComponent("tagged.flac")
+        try FileManager.default.copyItem(at: try Media.fixtures().flac, to: tagged)
+        try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-6.00 dB", "--set-tag=REPLAYGAIN_TRACK_PEAK=0.5",
+                                      tagged.path])
+        let written = music.url.appendingPathComponent("out.wav")
+        let daemon = try daemon(settings: "[playback]\nreplaygain = \"track\"\nresume-on-start = false\n", [tagged.path],
+                                options: ["--play", "--output",
+                                          "audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink location=\"\(written.path)\""])
+        daemon.waitUntil("played to the end", timeout: 30) {
+            daemon.status == "Stopped" && ((try? FileManager.default.attributesOfItem(atPath: written.path)[.size] as? Int) ?? 0) > 1_000_000
+        }
+        let samples = try wavSamples(written)
+        let meanSquare = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)
+        // The fixture is a sine at 0.5 of full scale: −9.03 dB RMS, −6 dB more by its tag.
+        XCTAssertEqual(10 * log10(meanSquare / (32768.0 * 32768.0)), -15.05, accuracy: 0.1)
+    }
 }

@@ -1,0 +1,47 @@
+import GStreamer
+
+/// Loudness levelling from the tracks' ReplayGain tags (REPLAYGAIN_TRACK_GAIN/PEAK, REPLAYGAIN_ALBUM_GAIN/PEAK),
+/// applied by GStreamer's `rgvolume` in front of the audio filter:
+///
+///   playbin ──▶ audio-filter [ rgvolume ─▶ scaletempo ] ──▶ sink
+///
+/// `rgvolume` reads the tags of each stream that passes (also across a gapless switch) and sets its gain to
+/// the tagged one plus the pre-amp. Clipping is prevented by the same element: with `headroom=0` the gain is
+/// lowered until the tagged peak reaches full scale at most, a missing peak counting as full scale (measured:
+/// a 0.9 tone tagged 0 dB without a peak stays at 0.9 with +6 dB pre-amp). So no limiter is needed, and
+/// `rglimiter` is left out: it converts every sample to float, which would end bit-exactness. A track without
+/// tags plays at 0 dB, where `rgvolume` passes samples through untouched (bit-exact, measured). With
+/// ReplayGain off nothing is added.
+public struct ReplayGain: Equatable, Sendable {
+    public enum Mode: String, CaseIterable, Sendable {
+        /// No elements added: the pipeline of a build without ReplayGain.
+        case off
+        /// Each track's own gain.
+        case track
+        /// The album's gain (tracks keep their loudness relative to each other); the track's if untagged.
+        case album
+    }
+
+    public var mode: Mode
+    /// Added to the gain of every tagged track, dB (rgvolume's range: −60…60).
+    public var preAmp: Double
+
+    public init(mode: Mode = .off, preAmp: Double = 0) {
+        self.mode = mode
+        self.preAmp = preAmp
+    }
+
+    /// `rgvolume` as a `gst-launch` fragment. Numbers are written with a dot whatever the locale (Swift's
+    /// description). fallback-gain 0: untagged tracks as they are.
+    var volumeElement: String {
+        "rgvolume album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
+    }
+
+    /// playbin's audio-filter: `scaletempo` alone when off, otherwise a bin of the ReplayGain elements and
+    /// a scaletempo of its own (when the plugin is there at all). Throws when the replaygain plugin
+    /// (gst-plugins-good) is missing: the user asked for levelling, silently playing without it would lie.
+    func audioFilter(withScaletempo scaletempo: Element?) throws -> Element? {
+        guard mode != .off else { return scaletempo }
+        return try Element.parseBin(volumeElement + (scaletempo == nil ? "" : " ! scaletempo"))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import GStreamerEngine
+import PlayerCore
+import TestSupport
+import XCTest
+
+/// ReplayGain through the real engine into a WAV file: the recorded level changes by the tagged gain
+/// (track or album), plus the pre-amp, never past full scale (rgvolume's peak clamp); untagged tracks and `off` stay bit-exact;
+/// after a gapless switch the next track gets its own gain.
+final class ReplayGainTests: XCTestCase {
+    static var folder: TemporaryDirectory!
+    /// A 440 Hz tone at 0.25 of full scale (−12 dBFS peak), untagged.
+    static var plain: URL!
+    /// The same samples tagged: track −6.00 dB, album −10.00 dB, peaks 0.25.
+    static var tagged: URL!
+    /// A tone at 0.9 of full scale tagged +6.00 dB with its peak 0.9: the gain must stop at full scale.
+    static var loud: URL!
+    /// The same tone tagged 0 dB without a peak: a positive pre-amp would push it past full scale.
+    static var loudWithoutPeak: URL!
+
+    override class func setUp() {
+        do {
+            folder = try TemporaryDirectory(prefix: "quaver-replaygain")
+            func path(_ name: String) -> URL { folder.url.appendingPathComponent(name) }
+            for (name, volume) in [("quiet", "0.25"), ("loud", "0.9")] {
+                try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", path("\(name).wav").path,
+                                         "synth", "2", "sine", "440", "vol", volume])
+                try Fixtures.run("flac", ["-s", "-f", "-o", path("\(name).flac").path, path("\(name).wav").path])
+            }
+            plain = path("quiet.flac")
+            tagged = path("tagged.flac")
+            loud = path("loud.flac")
+            loudWithoutPeak = path("loud-no-peak.flac")
+            try FileManager.default.copyItem(at: plain, to: tagged)
+            try FileManager.default.copyItem(at: loud, to: loudWithoutPeak)
+            try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=+0.00 dB", loudWithoutPeak.path])
+            try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-6.00 dB", "--set-tag=REPLAYGAIN_TRACK_PEAK=0.25",
+                                          "--set-tag=REPLAYGAIN_ALBUM_GAIN=-10.00 dB", "--set-tag=REPLAYGAIN_ALBUM_PEAK=0.25",
+                                          tagged.path])
+            try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=+6.00 dB", "--set-tag=REPLAYGAIN_TRACK_PEAK=0.9",
+                                          loud.path])
+        } catch {
+            XCTFail("fixtures: \(error)")
+        }
+    }
+
+    override class func tearDown() { folder = nil }
+
+    /// Plays `files` one after the other (gaplessly) and returns the recorded samples.
+    func record(_ files: [URL], _ replayGain: ReplayGain, file: StaticString = #filePath, line: UInt = #line) throws -> [Int16] {
+        let output = try TemporaryDirectory(prefix: "quaver-replaygain-out")
+        let written = output.url.appendingPathComponent("out.wav")
+        let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.description(writingTo: written),
+                                                              applicationName: "Quaver tests", replayGain: replayGain))
+        let recorder = EventRecorder()
+        engine.delegate = recorder
+        engine.load(EngineItem(id: TrackID(1), uri: files[0].absoluteString), at: .zero, playing: true)
+        if files.count > 1 { engine.prepareNext(EngineItem(id: TrackID(2), uri: files[1].absoluteString)) }
+        recorder.wait(for: .endOfStream(TrackID(UInt64(files.count))), file: file, line: line)
+        engine.stop()
+        return try wavSamples(written)
+    }
+
+    /// RMS level in dB relative to full scale.
+    func level(_ samples: ArraySlice<Int16>) -> Double {
+        let meanSquare = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))
+        return 10 * log10(meanSquare / (32768.0 * 32768.0))
+    }
+
+    func level(_ samples: [Int16]) -> Double { level(samples[...]) }
+
+    func testTrackAndAlbumGainChangeTheLevelByTheTaggedAmount() throws {
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        XCTAssertEqual(reference, -15.05, accuracy: 0.1, "a sine at 0.25: −12 dB peak, −15.05 dB RMS")
+        XCTAssertEqual(level(try record([Self.tagged], ReplayGain(mode: .off))) - reference, 0, accuracy: 0.01)
+        XCTAssertEqual(level(try record([Self.tagged], ReplayGain(mode: .track))) - reference, -6, accuracy: 0.05)
+        XCTAssertEqual(level(try record([Self.tagged], ReplayGain(mode: .album))) - reference, -10, accuracy: 0.05)
+        XCTAssertEqual(level(try record([Self.tagged], ReplayGain(mode: .track, preAmp: 3))) - reference, -3, accuracy: 0.05)
+    }
+
+    func testUntaggedTracksAndOffStayBitExact() throws {
+        let source = try wavSamples(Self.folder.url.appendingPathComponent("quiet.wav"))
+        XCTAssertEqual(try record([Self.plain], ReplayGain(mode: .off)), source)
+        XCTAssertEqual(try record([Self.plain], ReplayGain(mode: .track)), source, "0 dB passes through rgvolume untouched")
+    }
+
+    func testTheGainStopsAtFullScale() throws {
+        let samples = try record([Self.loud], ReplayGain(mode: .track))
+        let peak = Double(samples.map { abs(Int($0)) }.max() ?? 0) / 32768
+        // +6 dB asked; the tagged peak 0.9 allows 1/0.9 (+0.92 dB).
+        XCTAssertEqual(20 * log10(peak / 0.9), 0.92, accuracy: 0.1)
+        XCTAssertLessThan(samples.filter { $0 == .max || $0 == .min }.count, 10, "clipped samples")
+    }
+
+    func testAPositivePreAmpNeverGoesPastFullScale() throws {
+        // No peak tag counts as full scale: +6 dB pre-amp leaves the 0.9 tone at 0.9 instead of clipping.
+        let samples = try record([Self.loudWithoutPeak], ReplayGain(mode: .track, preAmp: 6))
+        XCTAssertEqual(Double(samples.map { abs(Int($0)) }.max() ?? 0) / 32768, 0.9, accuracy: 0.001)
+        // With room below full scale the pre-amp applies in full.
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        XCTAssertEqual(level(try record([Self.tagged], ReplayGain(mode: .track, preAmp: 6))) - reference, 0, accuracy: 0.05)
+    }
+
+    func testTheNextTrackOfAGaplessSwitchGetsItsOwnGain() throws {
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        let samples = try record([Self.plain, Self.tagged], ReplayGain(mode: .track))
+        let frames = 2 * 44_100 * 2  // two seconds of stereo samples per track
+        XCTAssertEqual(samples.count, 2 * frames, accuracy: 2 * 1024)
+        // Away from the joint: the last 0.2 s of the first track, the last second of the second.
+        XCTAssertEqual(level(samples[(frames - 17_640)..<frames]) - reference, 0, accuracy: 0.05)
+        XCTAssertEqual(level(samples[(samples.count - 88_200)...]) - reference, -6, accuracy: 0.05)
+    }
+}
