@@ -1,14 +1,12 @@
 // Tags and lengths of queued files, read before they play, so clients show real titles for the whole queue.
 //
-//   enqueue(items) ──▶ waiting (bounded FIFO) ──one at a time──▶ GstDiscoverer (async mode)
-//                                                                   │ streaming threads typefind and parse
-//                                            onRead(id, tags, length) ◀── "discovered" (loop thread)
+//   enqueue(items) ──▶ waiting (bounded FIFO, loop thread) ──one at a time──▶ Discoverer (its own thread)
+//                                                                               │
+//                                     onRead(id, tags, length) ◀── posted to the loop
 //
-// GstDiscoverer in async mode (gst_discoverer_start) runs its pipelines from the thread-default main
-// context at start, which is the daemon's GLib loop: the loop only sets a pipeline up and receives the
-// result, the parsing happens on GStreamer's threads. One file at a time keeps that cost small and even.
-import CGLib
-import CGStreamer
+// The discoverer works on a thread of its own (see Discoverer): the loop only keeps the list of files
+// and receives each result, so a queue of 100 000 files being read never holds a D-Bus caller.
+import EventLoop
 import GStreamer
 import PlayerCore
 
@@ -19,36 +17,16 @@ public final class TagReader {
     /// Files waiting; more than this are refused by `enqueue`.
     public let capacity: Int
 
-    private let discoverer: UnsafeMutablePointer<GstDiscoverer>
+    private let discoverer: Discoverer
     private var waiting: [EngineItem] = []
     /// Index of the next item in `waiting`: popping from the front of a 20 000-item array must not shift it.
     private var head = 0
     private var inFlight: EngineItem?
-    private var handler: gulong = 0
 
-    /// - Parameter timeout: how long one file may take before it is given up (`gst_discoverer_new`).
+    /// - Parameter timeout: how long one file may take before it is given up.
     public init(timeout: Duration = .seconds(5), capacity: Int = 100_000) throws {
-        GStreamer.initialize()
-        var error: UnsafeMutablePointer<GError>?
-        guard let discoverer = gst_discoverer_new(GstClockTime(timeout.nanoseconds), &error) else {
-            defer { g_clear_error(&error) }
-            throw GStreamerError(domain: .other("discoverer"), code: error?.pointee.code ?? 0,
-                                 message: error.map { String(cString: $0.pointee.message) } ?? "cannot make a GstDiscoverer")
-        }
-        self.discoverer = discoverer
+        discoverer = try Discoverer(timeout: timeout)
         self.capacity = capacity
-        connectDiscovered()
-        gst_discoverer_start(discoverer)
-    }
-
-    deinit {
-        g_signal_handler_disconnect(discoverer, handler)
-        // GStreamer 1.22's gst_discoverer_stop sets the pipeline to READY while holding the discoverer's
-        // lock, and the pad-removed handler that this triggers takes the same lock: stopping during a
-        // read hangs for good (seen at daemon exit). Mid-read the discoverer is left to the process exit.
-        guard inFlight == nil else { return }
-        gst_discoverer_stop(discoverer)
-        g_object_unref(discoverer)
     }
 
     /// Files waiting or being read.
@@ -70,12 +48,15 @@ public final class TagReader {
     }
 
     private func startNext() {
-        while inFlight == nil, head < waiting.count {
-            let item = waiting[head]
-            head += 1
-            compactIfDrained()
-            // Refused only for a URI the discoverer cannot even queue: go on with the next one.
-            if gst_discoverer_discover_uri_async(discoverer, item.uri) != 0 { inFlight = item }
+        guard inFlight == nil, head < waiting.count else { return }
+        let item = waiting[head]
+        head += 1
+        compactIfDrained()
+        inFlight = item
+        // The result is turned into TrackTags on the discoverer thread; the loop only hands it on.
+        discoverer.discover(item.uri) { [weak self] media in
+            let read = media.map(Self.tags)
+            EventLoop.main.post { self?.discovered(item, read) }
         }
     }
 
@@ -89,45 +70,17 @@ public final class TagReader {
         }
     }
 
-    private func discovered(_ info: OpaquePointer?) {
-        let item = inFlight
+    private func discovered(_ item: EngineItem, _ read: (TrackTags, Duration?)?) {
         inFlight = nil
-        if let item, let info, gst_discoverer_info_get_result(info) == GST_DISCOVERER_OK {
-            let (tags, length) = Self.read(info)
-            onRead?(item.id, tags, length)
-        }
+        if let (tags, length) = read { onRead?(item.id, tags, length) }
         startNext()
     }
 
     /// The container's tags, then the first audio stream's; the cover image is left out, not even copied
     /// (it would be kept for every queued track: the engine reads it when the track plays).
-    private static func read(_ info: OpaquePointer) -> (TrackTags, Duration?) {
+    private static func tags(_ media: DiscoveredMedia) -> (TrackTags, Duration?) {
         var tags = TrackTags()
-        if let top = gst_discoverer_info_get_stream_info(info) {
-            merge(gst_discoverer_stream_info_get_tags(top), into: &tags)
-            g_object_unref(UnsafeMutableRawPointer(top))  // gst_discoverer_stream_info_unref is a macro
-        }
-        if let streams = gst_discoverer_info_get_audio_streams(info) {
-            merge(gst_discoverer_stream_info_get_tags(OpaquePointer(streams.pointee.data)), into: &tags)
-            gst_discoverer_stream_info_list_free(streams)
-        }
-        let nanoseconds = gst_discoverer_info_get_duration(info)
-        let known = nanoseconds != 0 && nanoseconds != UInt64.max  // GST_CLOCK_TIME_NONE
-        return (tags, known ? .nanoseconds(Int64(nanoseconds)) : nil)
-    }
-
-    private static func merge(_ list: UnsafePointer<GstTagList>?, into tags: inout TrackTags) {
-        guard let list, let copy = gst_tag_list_copy(list) else { return }
-        tags.merge(TagList(owning: copy), includingImage: false)
-    }
-
-    /// `discovered` (discoverer, info, error, user data): emitted on the loop thread in async mode.
-    private func connectDiscovered() {
-        let callback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutableRawPointer?,
-                                      UnsafeMutableRawPointer?) -> Void = { _, info, _, data in
-            Unmanaged<TagReader>.fromOpaque(data!).takeUnretainedValue().discovered(info)
-        }
-        handler = g_signal_connect_data(discoverer, "discovered", unsafeBitCast(callback, to: GCallback.self),
-                                        Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        for list in [media.containerTags, media.audioTags].compactMap({ $0 }) { tags.merge(list, includingImage: false) }
+        return (tags, media.duration)
     }
 }
