@@ -2,8 +2,9 @@
 import PackageDescription
 
 // Layers, each using only those above it (see STYLE.md in the shared folder):
-//   C interop   CDBus, CGLib, CGStreamer, CPulse, COpenSSL (system libraries), CShims (macros and variadic C only)
-//   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages)
+//   C interop   CDBus, CGLib, CGStreamer, CPulse, CCurl (system libraries), CShims (macros and variadic C only)
+//   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
+//               RemoteMedia (HTTP on libcurl, the media cache)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
 //   adapters    MPRIS
@@ -31,17 +32,18 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
                        providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
-                       providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
+        .target(name: "RemoteMedia", dependencies: ["CCurl"], swiftSettings: v5),
 
         .target(name: "PlayerCore", swiftSettings: v5),
         .target(name: "GStreamerEngine",
-                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL"], swiftSettings: v5),
+                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia"], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "DBus", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
@@ -58,7 +60,7 @@ let package = Package(
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
-                          dependencies: ["CShims", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
+                          dependencies: ["CShims", "MPRIS", "GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
@@ -69,7 +71,7 @@ let package = Package(
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["DBus", "GStreamerEngine", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
+                          dependencies: ["DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
@@ -81,8 +83,9 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "QuaverdTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
-                    dependencies: ["GStreamerEngine", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
+                    dependencies: ["GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "CLITests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),

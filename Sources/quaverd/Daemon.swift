@@ -10,6 +10,7 @@ import DesktopEvents
 import EventLoop
 import Foundation
 import GStreamerEngine
+import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
