@@ -97,7 +97,9 @@ final class HTTPSession {
         if let result, result != CURLE_OK { throw failure(result) }
     }
 
-    /// Drives the transfer until it ends, is cancelled, or its head is overdue; libcurl's result, `nil` when we ended it.
+    /// Drives the transfer until it ends, is cancelled, goes `timeout` seconds without a byte, or its
+    /// head is overdue; libcurl's result, `nil` when we ended it. (libcurl's own low-speed check averages
+    /// over several seconds: a burst then a stall would take five times as long to notice.)
     private func run(_ transfer: Transfer) -> CURLcode? {
         let headDeadline = Date().addingTimeInterval(options.timeout * 2)
         var running: Int32 = 1
@@ -108,8 +110,13 @@ final class HTTPSession {
                 transfer.stoppedOnPurpose = true
                 return nil
             }
-            if transfer.delivered == nil, !transfer.headComplete, Date() > headDeadline {
-                transfer.thrown = Failure(description: "no complete response head within \(Int(options.timeout * 2)) s",
+            let now = Date()
+            if now.timeIntervalSince(transfer.lastByte) > options.timeout {
+                transfer.thrown = Failure(description: "timed out: nothing received for \(options.timeout) s", isFinal: false)
+                return nil
+            }
+            if transfer.delivered == nil, !transfer.headComplete, now > headDeadline {
+                transfer.thrown = Failure(description: "no complete response head within \(options.timeout * 2) s",
                                           isFinal: false)
                 return nil
             }
@@ -137,9 +144,10 @@ final class HTTPSession {
         quaver_curl_set_long(easy, CURLOPT_HTTPAUTH, digest ? quaver_curl_auth_digest() : quaver_curl_auth_basic())
         quaver_curl_set_long(easy, CURLOPT_HTTP_VERSION, quaver_curl_http2_over_tls())
         quaver_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)
+        // Body pieces of up to 64 KiB (libcurl's default is 16): a download stores, and a reader's seek
+        // just past what arrived waits for, bigger steps (RemoteDownload.nearAhead).
+        quaver_curl_set_long(easy, CURLOPT_BUFFERSIZE, 64 * 1024)
         quaver_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(options.timeout * 1000))
-        quaver_curl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
-        quaver_curl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(options.timeout.rounded(.up))))
         // OpenSSL reads SSL_CERT_FILE / SSL_CERT_DIR only for its default paths; libcurl passes its own
         // (Debian's bundle) unless told: honour them, read at each request as before.
         if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"] { setString(CURLOPT_CAINFO, file) }
@@ -180,6 +188,8 @@ private final class Transfer {
     let offersCredentials: Bool
     var lines: [String] = []
     var headBytes = 0
+    /// When the last byte of the head or body came (or the request began).
+    var lastByte = Date()
     var headComplete = false
     var delivered: HTTPResponseHead?
     var thrown: Error?
@@ -197,6 +207,7 @@ private final class Transfer {
     /// One header line (libcurl passes whole lines); a status line starts the head of another response
     /// (after a redirect or a 100 Continue). False aborts the transfer.
     func headerLine(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastByte = Date()
         headBytes += bytes.count
         guard headBytes <= HTTPSession.maximumHeadBytes else {
             thrown = HTTPSession.Failure(description: "response head larger than \(HTTPSession.maximumHeadBytes) bytes",
@@ -217,6 +228,7 @@ private final class Transfer {
     }
 
     func bodyBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        lastByte = Date()
         do {
             if delivered == nil {
                 guard try deliverHead() else { return false }

@@ -9,8 +9,6 @@ struct FetchRequest {
 struct RemoteFailure: Error {
     let kind: RemoteFailureKind
     let text: String
-    /// Bytes arrived before it failed: the connection worked, the count of failures starts over.
-    var receivedBytes = false
     /// Retrying cannot help: an untrusted certificate, a redirect loop, a stream where a file was playing.
     var isFinal = false
 }
@@ -50,10 +48,10 @@ extension RemoteDownload {
             guard head != nil, !interrupted() else { return received }
         } catch let failure as HTTPSession.Failure {
             throw RemoteFailure(kind: .network, text: failure.description + (received ? " at byte \(offset)" : ""),
-                                receivedBytes: received, isFinal: failure.isFinal)
+                                isFinal: failure.isFinal)
         }
         if offset < end {
-            throw RemoteFailure(kind: .network, text: "connection closed at byte \(offset) of \(end)", receivedBytes: received)
+            throw RemoteFailure(kind: .network, text: "connection closed at byte \(offset) of \(end)")
         }
         return received
     }

@@ -262,14 +262,19 @@ public final class RemoteDownload: @unchecked Sendable {
     }
 
     /// Fetches missing ranges until the file is complete or closed, retrying failures with a doubling
-    /// delay; bytes received reset the count of failures in a row.
+    /// delay. A failed request that left more bytes in the cache than ever before starts the count of
+    /// failures in a row over; one that only wrote the same bytes again (a server that cuts every
+    /// answer at the same place) does not, or the download would never end.
     private func download(on session: HTTPSession) {
         var failures = 0
+        var mostPresent: UInt64 = 0
         while let request = lock.withLock({ nextRequest() }) {
             do {
                 if try fetch(request, on: session) { failures = 0 }
             } catch let failure as RemoteFailure {
-                if failure.receivedBytes { failures = 0 }
+                let present = lock.withLock { entry?.present.byteCount ?? 0 }
+                if present > mostPresent { failures = 0 }
+                mostPresent = max(mostPresent, present)
                 failures += 1
                 guard failures <= options.retries, !failure.isFinal else {
                     fail(failure.kind, "\(displayURL): \(failure.text)" + (failures > 1 ? " (after \(failures - 1) retries)" : ""))

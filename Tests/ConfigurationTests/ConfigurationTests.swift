@@ -59,6 +59,7 @@ final class ConfigurationTests: XCTestCase {
             cache-size-mb = 0
             retries = 100
             connect-timeout-seconds = 2.5
+            proxy = "http://127.0.0.1:3128"
             [log]
             level = "debug"
             """)
@@ -77,6 +78,7 @@ final class ConfigurationTests: XCTestCase {
         expected.network.cacheSizeMB = 0
         expected.network.retries = 100
         expected.network.connectTimeoutSeconds = 2.5
+        expected.network.proxy = "http://127.0.0.1:3128"
         expected.log.level = .debug
         XCTAssertEqual(try Configuration.load(from: url), expected)
     }
@@ -100,6 +102,10 @@ final class ConfigurationTests: XCTestCase {
             ("[log]\nlevel = \"loud\"\n", "log.level",
              "expected one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", found \"loud\""),
             ("[audio]\noutput = [\"a\"]\n", "audio.output", "expected a non-empty string, found an array"),
+            ("[network]\nproxy = \"proxy:3128\"\n", "network.proxy",
+             "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"proxy:3128\""),
+            ("[network]\nproxy = \"file:///tmp/x\"\n", "network.proxy",
+             "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"file:///tmp/x\""),
         ]
         for (text, key, message) in cases {
             let refused = try error(text)
