@@ -38,6 +38,9 @@ final class HTTPSession {
     private let multi: UnsafeMutableRawPointer
     private let options: Options
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    /// Shoutcast's `ICY 200 OK` taken as an HTTP/1.0 200 (CURLOPT_HTTP200ALIASES; libcurl keeps the
+    /// pointer, so the list lives as long as the session).
+    private let icyStatus = curl_slist_append(nil, "ICY 200 OK")
 
     /// `curl_global_init` once per process, before any other libcurl call.
     static let libraryReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
@@ -56,6 +59,7 @@ final class HTTPSession {
     deinit {
         curl_multi_cleanup(multi)
         curl_easy_cleanup(easy)
+        curl_slist_free_all(icyStatus)
         errorText.deallocate()
     }
 
@@ -154,6 +158,7 @@ final class HTTPSession {
         if let folder = ProcessInfo.processInfo.environment["SSL_CERT_DIR"] { setString(CURLOPT_CAPATH, folder) }
         if let proxy = options.proxy, !proxy.isEmpty { setString(CURLOPT_PROXY, proxy) }
         quaver_curl_set_pointer(easy, CURLOPT_HTTPHEADER, headers)
+        quaver_curl_set_pointer(easy, CURLOPT_HTTP200ALIASES, icyStatus)
         quaver_curl_set_pointer(easy, CURLOPT_ERRORBUFFER, errorText)
         quaver_curl_set_write_function(easy, CURLOPT_HEADERFUNCTION, receiveHeaderLine)
         quaver_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
