@@ -76,6 +76,7 @@ let package = Package(
                           swiftSettings: v5),
 
         .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
+                exclude: ["test_servers.py"],
                 swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
@@ -83,8 +84,7 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "QuaverdTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], exclude: ["Servers"],
-                    swiftSettings: v5),
+        .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),

@@ -4,41 +4,6 @@ import RemoteMedia
 import TestSupport
 import XCTest
 
-/// One of our Python test servers (Servers/test_servers.py) on 127.0.0.1, stopped by PID when released.
-final class TestServer {
-    let port: UInt16
-    let folder: TemporaryDirectory
-    private let child: ChildProcess
-
-    /// `mode`: hostile, proxy or silent (see the script).
-    init(_ mode: String) throws {
-        folder = try TemporaryDirectory(prefix: "quaver-\(mode)")
-        let portFile = folder.url.appendingPathComponent("port")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Servers/test_servers.py")
-        child = try ChildProcess("python3", [script.path, mode, portFile.path, folder.url.appendingPathComponent("requests.log").path],
-                                 logDirectory: folder.url, name: mode)
-        guard eventually(timeout: 10, { FileManager.default.fileExists(atPath: portFile.path) }),
-              let text = try? String(contentsOf: portFile, encoding: .utf8), let port = UInt16(text) else {
-            throw TestHarnessError("\(mode) server did not start: \(child.standardError)")
-        }
-        self.port = port
-    }
-
-    deinit { child.stop() }
-
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
-
-    /// The proxy's log: each absolute URL it was asked for.
-    var proxiedURLs: [String] {
-        ((try? String(contentsOf: folder.url.appendingPathComponent("requests.log"), encoding: .utf8)) ?? "")
-            .split(separator: "\n").map(String.init)
-    }
-
-    /// What the hostile server's real file holds (byte i is i % 251).
-    static let fileLength = 200_000
-    static func realByte(at offset: Int) -> UInt8 { UInt8(offset % 251) }
-}
-
 /// A download into a private cache, its events collected.
 final class DownloadRun {
     let cacheFolder: TemporaryDirectory
@@ -84,7 +49,7 @@ final class DownloadRun {
         guard let data = try? [UInt8](Data(contentsOf: cache.dataFile(for: url))) else { return ranges.isEmpty }
         for range in ranges where range.count == 2 {
             guard range[1] <= data.count, range[1] <= length else { return false }
-            for offset in range[0]..<range[1] where data[offset] != TestServer.realByte(at: offset) { return false }
+            for offset in range[0]..<range[1] where data[offset] != UInt8(offset % 251) { return false }
         }
         return true
     }

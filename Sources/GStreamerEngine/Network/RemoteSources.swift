@@ -104,7 +104,7 @@ extension GStreamerEngine {
     }
 
     /// playbin's `source-setup` (any thread): our appsrc gets the remote file's bytes; playbin's own
-    /// http source gets the configured retries, timeout and proxy (souphttpsrc `retries`, `timeout`, `proxy`).
+    /// http source gets the configured retries and timeout (souphttpsrc `retries`, `timeout`).
     static func setUpSource(_ source: Element, slot: LockedValue<RemoteFile?>, network: NetworkOptions) {
         if let appSource = AppSource(source) {
             slot.withLock { $0 }?.attach(appSource)
@@ -112,7 +112,13 @@ extension GStreamerEngine {
         }
         if source.hasProperty("retries") { source.set("retries", "\(network.retries)") }
         if source.hasProperty("timeout") { source.set("timeout", "\(Int(network.connectTimeout.rounded(.up)))") }
-        if let proxy = network.proxy, !proxy.isEmpty, source.hasProperty("proxy") { source.set("proxy", proxy) }
+    }
+
+    /// playbin's `deep-element-added` (any thread), connected when a proxy is configured: every network
+    /// source inside playbin uses it — its own source, and those hlsdemux makes for each fragment, which
+    /// `source-setup` never sees (souphttpsrc and rtspsrc `proxy`).
+    static func setProxy(_ proxy: String, on element: Element) {
+        if element.hasProperty("proxy") { element.set("proxy", proxy) }
     }
 
     /// Live streams have no length and cannot be seeked; say so once, as the contract asks.
