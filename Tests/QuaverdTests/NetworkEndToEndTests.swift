@@ -60,4 +60,37 @@ final class NetworkEndToEndTests: XCTestCase {
         daemon.assertIntact(tracks: ["/org/quaver/Track/1", "/org/quaver/Track/2"])
         XCTAssertTrue(server.accessLog.isEmpty, "\(server.accessLog)")
     }
+
+    /// Garbage from a server (our hostile test server): each track fails with a clear LastError within
+    /// the configured timeout (1 s, 1 retry), the daemon answers throughout, and the cache holds only
+    /// the file's real bytes (byte i is i % 251; holes of a sparse file read as 0).
+    func testAHostileServerFailsTracksClearlyAndTheDaemonGoesOn() throws {
+        let hostile = try TestServer("hostile")
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let config = home.url.appendingPathComponent("config/quaver")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "[network]\nretries = 1\nconnect-timeout-seconds = 1\n"
+            .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon([try Media.fixtures().flac.path], home: home)
+        let cases = [("stalled-body", "timed out"), ("to-file", "file"), ("gzip-bomb", "Content-Encoding"),
+                     ("redirect-chain/0", "redirect"), ("wrong-range", "Content-Range")]
+        for (path, words) in cases {
+            let url = hostile.url(path)
+            let started = Date()
+            try daemon.playerctl("open", url)
+            daemon.waitUntil("LastError for \(path)") {
+                ((try? daemon.get("LastError", "org.quaver.Quaver1").stringValue) ?? "").contains(url)
+            }
+            let error = try daemon.get("LastError", "org.quaver.Quaver1").stringValue ?? ""
+            XCTAssertLessThan(Date().timeIntervalSince(started), 7, error)
+            XCTAssertTrue(error.lowercased().contains(words.lowercased()), error)
+            XCTAssertTrue(daemon.process.isRunning, daemon.process.standardError)
+            XCTAssertEqual((try? daemon.getAll())?.isEmpty, false, "GetAll(Player) failed after \(path)")
+        }
+        let media = home.url.appendingPathComponent("cache/quaver/media")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: media.path))?.filter({ $0.hasSuffix(".data") }) ?? [] {
+            let bytes = [UInt8](try Data(contentsOf: media.appendingPathComponent(name)))
+            XCTAssertNil(bytes.indices.first { bytes[$0] != 0 && bytes[$0] != UInt8($0 % 251) }, "\(name) holds bytes not of the file")
+        }
+    }
 }
