@@ -4,9 +4,9 @@ import PlayerCore
 import TestSupport
 import XCTest
 
-/// https through our own client (OpenSSL), into the cache like http; redirects followed, the cache keyed
-/// by the URL that was queued. nginx serves both schemes with a certificate made for the test, trusted
-/// through `SSL_CERT_FILE` (what OpenSSL's default verify paths read) only where a test says so.
+/// https through RemoteMedia (libcurl), into the cache like http; redirects followed, the cache keyed
+/// by the URL that was queued (without credentials). nginx serves both schemes with a certificate made for
+/// the test, trusted through `SSL_CERT_FILE` only where a test says so.
 final class HTTPSAndRedirectTests: XCTestCase {
     override func tearDown() {
         unsetenv("SSL_CERT_FILE")
@@ -31,7 +31,7 @@ final class HTTPSAndRedirectTests: XCTestCase {
         XCTAssertEqual(second.map(\.bodyBytes), [0], "\(second)")
     }
 
-    /// An untrusted certificate is a failure with OpenSSL's reason, at once: retrying cannot help.
+    /// An untrusted certificate is a failure with the TLS library's reason, at once: retrying cannot help.
     func testAnUntrustedCertificateFailsWithItsReasonWithoutRetries() throws {
         let net = try NetworkFixture()
         let engine = try net.engine(retries: 3, retryDelay: 2)
