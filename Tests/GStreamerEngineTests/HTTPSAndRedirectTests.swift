@@ -95,4 +95,15 @@ final class HTTPSAndRedirectTests: XCTestCase {
         XCTAssertTrue(resumed.allSatisfy { $0.range?.hasPrefix("bytes=\(resumeAt)-") == true },
                       "the Range goes along to the new location: \(resumed)")
     }
+
+    /// A server that speaks HTTP/2 only (ALPN h2, nothing else: our own, on python3-h2) plays and is cached.
+    func testAServerSpeakingOnlyHTTP2OverTLSPlays() throws {
+        let net = try NetworkFixture()
+        let key = net.server.certificate.deletingLastPathComponent().appendingPathComponent("key.pem")
+        let server = try TestServer("h2only", arguments: [net.files.path, net.server.certificate.path, key.path])
+        setenv("SSL_CERT_FILE", net.server.certificate.path, 1)
+        let url = "https://127.0.0.1:\(server.port)/short.mp3"
+        net.playToEndCached(try net.engine(), url, size: net.size(of: "short.mp3"))
+        XCTAssertEqual(server.requestLog.first, "/short.mp3 -", "\(server.requestLog)")
+    }
 }

@@ -4,6 +4,9 @@
   test_servers.py hostile PORTFILE   an HTTP server answering each path with one kind of garbage
   test_servers.py proxy PORTFILE LOG a forward HTTP proxy that logs each absolute URL it is asked for
   test_servers.py silent PORTFILE    accepts TCP connections and never says a word (a TLS handshake that hangs)
+  test_servers.py h2only PORTFILE LOG ROOT CERT KEY
+                                     files under ROOT over TLS that offers HTTP/2 only (ALPN h2; python3-h2),
+                                     with Range; logs "path range" per request
 
 Each writes the port it listens on to PORTFILE once ready, and runs until killed.
 The "real" file is FILE_LENGTH bytes, byte i being i % 251: what may ever reach the cache.
@@ -154,6 +157,82 @@ class Proxy(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class HTTP2Only(socketserver.BaseRequestHandler):
+    """One TLS connection speaking nothing but HTTP/2; requests answered one after another."""
+    root = None
+    log_path = None
+    tls = None
+
+    def handle(self):
+        import h2.config
+        import h2.connection
+        import h2.events
+        import h2.exceptions
+        self.events = h2.events
+        try:
+            self.sock = HTTP2Only.tls.wrap_socket(self.request, server_side=True)
+        except OSError:
+            return
+        if self.sock.selected_alpn_protocol() != "h2":
+            return self.sock.close()
+        self.conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
+        self.conn.initiate_connection()
+        self.flush()
+        self.pending, self.reset = [], set()
+        try:
+            while True:
+                if not self.pending and not self.receive():
+                    return
+                while self.pending:
+                    self.answer(*self.pending.pop(0))
+        except (OSError, h2.exceptions.ProtocolError):
+            return
+
+    def flush(self):
+        self.sock.sendall(self.conn.data_to_send())
+
+    def receive(self):
+        data = self.sock.recv(65536)
+        if not data:
+            return False
+        for event in self.conn.receive_data(data):
+            if isinstance(event, self.events.RequestReceived):
+                self.pending.append((event.stream_id, dict((k.decode(), v.decode()) for k, v in event.headers)))
+            elif isinstance(event, self.events.StreamReset):
+                self.reset.add(event.stream_id)
+        self.flush()
+        return True
+
+    def answer(self, stream, headers):
+        path = headers.get(":path", "/").partition("?")[0]
+        ranged = headers.get("range", "")
+        with open(HTTP2Only.log_path, "a") as log:
+            log.write(f"{path} {ranged or '-'}\n")
+        try:
+            with open(HTTP2Only.root + urllib.parse.unquote(path), "rb") as source:
+                body = source.read()
+        except OSError:
+            self.conn.send_headers(stream, [(":status", "404"), ("content-length", "0")], end_stream=True)
+            return self.flush()
+        status, start, end = "200", 0, len(body)
+        response = [("content-type", "audio/mpeg"), ("accept-ranges", "bytes")]
+        if ranged.startswith("bytes="):
+            first, _, last = ranged[6:].partition("-")
+            status, start, end = "206", int(first), min(int(last or len(body) - 1), len(body) - 1) + 1
+            response.append(("content-range", f"bytes {start}-{end - 1}/{len(body)}"))
+        self.conn.send_headers(stream, [(":status", status), ("content-length", str(end - start))] + response)
+        self.flush()
+        while start < end and stream not in self.reset:
+            size = min(self.conn.local_flow_control_window(stream), self.conn.max_outbound_frame_size, end - start)
+            if size <= 0:
+                if not self.receive():
+                    return
+                continue
+            self.conn.send_data(stream, body[start:start + size], end_stream=start + size == end)
+            start += size
+            self.flush()
+
+
 class Silent(socketserver.BaseRequestHandler):
     def handle(self):
         time.sleep(3600)
@@ -166,10 +245,17 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
 
 def main():
     mode, port_file = sys.argv[1], sys.argv[2]
-    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent}[mode]
+    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent, "h2only": HTTP2Only}[mode]
     if mode == "proxy":
         Proxy.log_path = sys.argv[3]
         open(Proxy.log_path, "w").close()
+    if mode == "h2only":
+        import ssl
+        HTTP2Only.log_path, HTTP2Only.root = sys.argv[3], sys.argv[4]
+        open(HTTP2Only.log_path, "w").close()
+        HTTP2Only.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        HTTP2Only.tls.load_cert_chain(sys.argv[5], sys.argv[6])
+        HTTP2Only.tls.set_alpn_protocols(["h2"])
     server = Server(("127.0.0.1", 0), handler)
     with open(port_file + ".new", "w") as out:
         out.write(str(server.server_address[1]))
