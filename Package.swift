@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, each using only those above it (see STYLE.md in the shared folder):
-//   C interop   CDBus, CGLib, CGStreamer, CPulse, CCurl (system libraries), CShims (macros and variadic C only)
+//   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl (libcurl, loaded on first use),
+//               CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
 //               RemoteMedia (HTTP on libcurl, the media cache)
 //   core        PlayerCore: queue and playback state machine, pure Swift
@@ -32,9 +33,9 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
                        providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
-                       providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
+        // libcurl's headers (libcurl4-openssl-dev), its library loaded on first use (dlopen): see CCurl.h.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),

@@ -40,31 +40,35 @@ final class HTTPSession {
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// Shoutcast's `ICY 200 OK` taken as an HTTP/1.0 200 (CURLOPT_HTTP200ALIASES; libcurl keeps the
     /// pointer, so the list lives as long as the session).
-    private let icyStatus = curl_slist_append(nil, "ICY 200 OK")
+    private let icyStatus: UnsafeMutablePointer<curl_slist>?
 
-    /// `curl_global_init` once per process, before any other libcurl call.
-    static let libraryReady: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// libcurl loaded (on the first session, not at start-up: see CCurl.h) and `curl_global_init` run, once.
+    static let libraryReady = quaver_curl_load() == 1
 
     init(options: Options) throws {
-        guard Self.libraryReady, let easy = curl_easy_init() else { throw Failure(description: "libcurl cannot start", isFinal: true) }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(easy)
+        guard Self.libraryReady else {
+            throw Failure(description: String(cString: quaver_curl_load_error()), isFinal: true)
+        }
+        guard let easy = quaver_curl_easy_init() else { throw Failure(description: "libcurl cannot start", isFinal: true) }
+        guard let multi = quaver_curl_multi_init() else {
+            quaver_curl_easy_cleanup(easy)
             throw Failure(description: "libcurl cannot start", isFinal: true)
         }
         self.easy = easy
         self.multi = multi
         self.options = options
+        icyStatus = quaver_curl_slist_append(nil, "ICY 200 OK")
     }
 
     deinit {
-        curl_multi_cleanup(multi)
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(icyStatus)
+        quaver_curl_multi_cleanup(multi)
+        quaver_curl_easy_cleanup(easy)
+        quaver_curl_slist_free_all(icyStatus)
         errorText.deallocate()
     }
 
     /// Ends a running request soon (any thread).
-    func wake() { curl_multi_wakeup(multi) }
+    func wake() { quaver_curl_multi_wakeup(multi) }
 
     /// GETs `url` with extra `headers` (`"Name: value"`). `head` sees the final response head before any
     /// body byte (return false to end there), `body` each piece of the body (false ends the request).
@@ -87,15 +91,15 @@ final class HTTPSession {
 
     private func perform(_ url: String, headers: [String], digest: Bool, _ transfer: Transfer) throws {
         var list: UnsafeMutablePointer<curl_slist>?
-        for header in headers { list = curl_slist_append(list, header) }
-        defer { curl_slist_free_all(list) }
+        for header in headers { list = quaver_curl_slist_append(list, header) }
+        defer { quaver_curl_slist_free_all(list) }
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         configure(url, headers: list, digest: digest, context: context.toOpaque())
         errorText[0] = 0
-        curl_multi_add_handle(multi, easy)
+        quaver_curl_multi_add_handle(multi, easy)
         let result = run(transfer)
-        curl_multi_remove_handle(multi, easy)
+        quaver_curl_multi_remove_handle(multi, easy)
         if let thrown = transfer.thrown { throw thrown }
         if transfer.wantsDigest || transfer.stoppedOnPurpose { return }
         if let result, result != CURLE_OK { throw failure(result) }
@@ -108,7 +112,7 @@ final class HTTPSession {
         let headDeadline = Date().addingTimeInterval(options.timeout * 2)
         var running: Int32 = 1
         while true {
-            curl_multi_perform(multi, &running)
+            quaver_curl_multi_perform(multi, &running)
             if running == 0 { return finishedResult() }
             if transfer.isCancelled() {
                 transfer.stoppedOnPurpose = true
@@ -124,13 +128,13 @@ final class HTTPSession {
                                           isFinal: false)
                 return nil
             }
-            curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil)
+            quaver_curl_multi_poll(multi, Self.pollMilliseconds)
         }
     }
 
     private func finishedResult() -> CURLcode {
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = quaver_curl_multi_info_read(multi, &left) {
             if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
         }
         return CURLE_OK
@@ -138,7 +142,7 @@ final class HTTPSession {
 
     private func configure(_ url: String, headers: UnsafeMutablePointer<curl_slist>?, digest: Bool,
                            context: UnsafeMutableRawPointer) {
-        curl_easy_reset(easy)  // options only: connections and the DNS cache stay
+        quaver_curl_easy_reset(easy)  // options only: connections and the DNS cache stay
         setString(CURLOPT_URL, url)
         setString(CURLOPT_USERAGENT, "Quaver")
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -172,7 +176,7 @@ final class HTTPSession {
 
     private func failure(_ code: CURLcode) -> Failure {
         let detail = String(cString: errorText)
-        var text = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        var text = detail.isEmpty ? String(cString: quaver_curl_easy_strerror(code)) : detail
         let osError = Int32(quaver_curl_get_long(easy, CURLINFO_OS_ERRNO))
         if code == CURLE_COULDNT_CONNECT, osError != 0 { text = "cannot connect: \(String(cString: strerror(osError)))" }
         if code == CURLE_OPERATION_TIMEDOUT { text = "timed out (\(text))" }

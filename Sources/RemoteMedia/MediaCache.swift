@@ -12,10 +12,7 @@ public final class MediaCache: @unchecked Sendable {
 
     /// Creates `directory` if needed, e.g. `$XDG_CACHE_HOME/quaver/media`, private to the user (0700,
     /// tightened if it exists with wider modes: it holds what the user listens to).
-    /// Also readies libcurl (`curl_global_init`), which must happen once before downloads start threads:
-    /// the cache is made at start-up, on the main thread.
     public init(directory: URL, capacityBytes: UInt64) throws {
-        _ = HTTPSession.libraryReady
         self.directory = directory
         self.capacityBytes = capacityBytes
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
