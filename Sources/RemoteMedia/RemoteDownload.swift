@@ -232,6 +232,11 @@ public final class RemoteDownload: @unchecked Sendable {
         let session: HTTPSession
         do {
             session = try HTTPSession(options: .init(timeout: options.timeout, proxy: options.proxy))
+        } catch {
+            fail(.network, "\(displayURL): \(error)")
+            return
+        }
+        do {
             let opened = try cache.entry(for: url)
             let complete = lock.withLock { () -> Bool in
                 entry = opened
