@@ -37,7 +37,7 @@ public final class Player {
     /// Network buffer fill of the loaded item; 100 when not buffering.
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.
-    public internal(set) var lastError: (track: TrackID, error: EngineError)?
+    public internal(set) var lastError: TrackFailure?
 
     var progress = Progress.idle
     /// Set when every track failed in a row: `state` is `.failed` until the next command.

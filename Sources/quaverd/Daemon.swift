@@ -10,6 +10,7 @@ import DesktopEvents
 import EventLoop
 import Foundation
 import GStreamerEngine
+import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
@@ -126,7 +127,8 @@ final class Daemon {
                 log.error("network tracks will not be cached: \(error)")
             }
         }
-        return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds)
+        return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds,
+                     proxy: network.proxy.isEmpty ? nil : network.proxy)
     }
 
     /// [interruptions] in config.toml, key for key.
