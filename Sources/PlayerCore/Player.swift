@@ -81,6 +81,8 @@ public final class Player {
 
     /// Tracks in queue order.
     public var tracks: [Track] { queue.tracks }
+    /// Where `id` is in `tracks`, found without a search.
+    public func index(of id: TrackID) -> Int? { queue.index(of: id) }
     public func track(_ id: TrackID) -> Track? { queue.track(id) }
     public var currentTrack: Track? { currentTrackID.flatMap(queue.track) }
     public var isShuffled: Bool { order.isShuffled }

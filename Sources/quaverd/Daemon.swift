@@ -14,6 +14,7 @@ import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
+import Session
 import QuaverVersion
 import StateStore
 

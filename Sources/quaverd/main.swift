@@ -1,5 +1,5 @@
 import ArgumentParser
-import CShims
+import EventLoop
 import Configuration
 import DaemonLog
 import Foundation
@@ -56,12 +56,6 @@ struct Quaverd: ParsableCommand {
     }
 }
 
-// One malloc arena for every thread, set before any thread starts. glibc gives each thread that allocates
-// an arena of its own (GStreamer's streaming threads, libpulse, the discoverer, the state writer), each
-// keeping its freed pages: 1.3 MB of peak RSS while playing. The daemon allocates little and rarely at
-// once on several threads, so the shared arena's lock costs nothing measurable.
-quaver_use_one_malloc_arena()
-// Private by default: every folder the daemon creates (cache, state, artwork, media) is 0700 and every
-// file 0600, whoever creates it (Foundation, GStreamer, the state writer). Set before any thread starts.
-umask(0o077)
+ProcessSetup.useOneMallocArena()
+ProcessSetup.makeCreatedFilesPrivate()
 Quaverd.main()
