@@ -15,11 +15,10 @@ final class HLSTests: XCTestCase {
         try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: true)
         // In-process: gst-launch-1.0 as a child of the test runner never finished here (timed out at 60 s).
         GStreamer.initialize()
-        // A pipeline (own bus) from `gst_parse_launch`; Element.parse makes a bin for linked descriptions.
-        let pipeline = Element(sinking: try XCTUnwrap(gst_parse_launch(
+        let pipeline = try Element.pipeline(
             "audiotestsrc num-buffers=430 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=2 "
             + "! lamemp3enc bitrate=64 ! mpegaudioparse ! hlssink2 location=\(hls.path)/seg%05d.ts "
-            + "playlist-location=\(hls.path)/index.m3u8 target-duration=2 max-files=0 playlist-length=0", nil)))
+            + "playlist-location=\(hls.path)/index.m3u8 target-duration=2 max-files=0 playlist-length=0")
         var done = false
         let watch = pipeline.bus.watch { message in
             switch message.kind {
