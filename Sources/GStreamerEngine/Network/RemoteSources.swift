@@ -129,15 +129,3 @@ extension GStreamerEngine {
         emit(.seekable(current.id, false))
     }
 }
-
-/// A value shared with streaming threads, behind a lock.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
-    }
-}
