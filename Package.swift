@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers, each using only those above it (see STYLE.md in the shared folder):
 //   C interop   CDBus, CGLib, CGStreamer, CPulse, COpenSSL (system libraries), CShims (macros and variadic C only)
-//   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages)
+//   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
+//               PulseAudio (libpulse: the sound server's objects and their changes)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
 //   adapters    MPRIS
@@ -38,6 +39,7 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
+        .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
 
         .target(name: "PlayerCore", swiftSettings: v5),
         .target(name: "GStreamerEngine",
@@ -54,7 +56,7 @@ let package = Package(
                 dependencies: ["BaseDirectories", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "CPulse", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
@@ -91,8 +93,9 @@ let package = Package(
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "DesktopEventsTests",
-                    dependencies: ["DesktopEvents", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop", "TestSupport",
+                    dependencies: ["DesktopEvents", "PulseAudio", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop", "TestSupport",
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: v5),
     ]

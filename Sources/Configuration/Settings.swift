@@ -19,6 +19,8 @@ struct Setting {
         flag("playback", "gapless", \.playback.gapless),
         flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
         flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),
+        flag("interruptions", "pause-on-call", \.interruptions.pauseOnCall),
+        flag("interruptions", "resume-after-call", \.interruptions.resumeAfterCall),
         flag("interruptions", "pause-on-suspend", \.interruptions.pauseOnSuspend),
         flag("interruptions", "resume-after-wake", \.interruptions.resumeAfterWake),
         flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),

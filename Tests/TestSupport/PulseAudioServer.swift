@@ -38,6 +38,17 @@ public final class PulseAudioServer {
         try start()
     }
 
+    /// Kills the server (SIGKILL, by PID), as a crash: clients see their connection drop.
+    public func kill() {
+        daemon.send(SIGKILL)
+        daemon.waitForExit(timeout: 10)
+    }
+
+    /// Starts the server again on the same socket after `kill()`.
+    public func startAgain() throws {
+        try start()
+    }
+
     private func start() throws {
         daemon = try ChildProcess("pulseaudio", ["-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr",
                                                  "-F", script.path],
@@ -71,7 +82,7 @@ public final class PulseAudioServer {
     public func stop() { daemon.stop() }
 
     deinit {
-        daemon.stop()
+        daemon?.stop()  // nil when pulseaudio could not be started at all
         unsetenv("PULSE_SERVER")
     }
 }
