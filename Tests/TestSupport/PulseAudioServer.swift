@@ -4,7 +4,8 @@ import Glibc
 /// A headless PulseAudio for tests (PLATFORM.md, "Sound server"): its own runtime and home folders,
 /// a null sink `a` as default, module-role-cork. Stopped by PID when released. `PULSE_SERVER` is set in
 /// this process (pulsesink and libpulse read it) and in `environment` for pactl and paplay.
-public final class PulseAudioServer {
+public final class PulseAudioServer: SoundServerRig {
+    public let name = "PulseAudio"
     public let directory: TemporaryDirectory
     public let server: String
     private var daemon: ChildProcess!
@@ -61,23 +62,7 @@ public final class PulseAudioServer {
         usleep(1_300_000)  // its null sink runs slow for the first ~1.2 s (PLATFORM.md)
     }
 
-    /// The test environment pointed at this server, for pactl and paplay.
-    public var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_SERVER"] = server
-        return environment
-    }
-
-    /// Runs pactl to completion.
-    @discardableResult
-    public func pactl(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        try SpawnedTool(["pactl"] + arguments, environment: environment, output: directory.path + "/pactl.out").finish()
-    }
-
-    /// Starts `paplay` with `arguments` (a file and properties); it ends when the file has played.
-    public func paplay(_ arguments: [String]) throws -> SpawnedTool {
-        try SpawnedTool(["paplay"] + arguments, environment: environment, output: directory.path + "/paplay.out")
-    }
+    public var serverProcessIDs: [pid_t] { [daemon.pid] }
 
     public func stop() { daemon.stop() }
 
