@@ -82,7 +82,9 @@ public final class DesktopEvents {
             if soundServerUp == false { playback.log.debug("sound server connection back") }
             soundServerUp = true
         case .disconnected:
-            if soundServerUp != false {
+            if soundServerUp == nil {
+                playback.log.info("no sound server reachable: outputs and calls are followed once one starts")
+            } else if soundServerUp == true {
                 playback.log.info("sound server connection lost: outputs and calls are not followed until it is back")
             }
             soundServerUp = false

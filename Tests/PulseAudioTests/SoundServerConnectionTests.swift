@@ -67,6 +67,22 @@ final class SoundServerConnectionTests: XCTestCase {
         }
     }
 
+    /// The server dies at different moments of a connection being made and listed (while connecting,
+    /// authorising, answering the lists), and the connection is stopped and started between flaps.
+    func testAServerFlappingDuringConnectionSetUp() throws {
+        XCTAssertTrue(pump(until: { self.changes.contains(.connected) }, timeout: 10))
+        for (round, delay) in [0.0, 0.01, 0.03, 0.1, 0.2, 0.0, 0.05].enumerated() {
+            pulse.kill()
+            if round % 2 == 1 { connection.stop(); connection.start() }
+            try pulse.startAgain()
+            pump(until: { false }, timeout: delay)
+        }
+        changes = []
+        pulse.kill()
+        try pulse.startAgain()
+        XCTAssertTrue(pump(until: { self.sinkNames == ["a"] }, timeout: 15), "\(changes)")
+    }
+
     func testStopInsideAChangeHandlerIsSafe() {
         var stopped = false
         let second = SoundServerConnection(name: "Quaver tests", interests: [.sinks]) { _ in }

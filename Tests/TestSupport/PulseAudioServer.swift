@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 
-/// A headless PulseAudio for tests (PLATFORM.md, "Sound server"): its own runtime and home folders,
+/// A headless PulseAudio for tests (docs/sound-servers.md, "Tests"): its own runtime and home folders,
 /// a null sink `a` as default, module-role-cork. Stopped by PID when released. `PULSE_SERVER` is set in
 /// this process (pulsesink and libpulse read it) and in `environment` for pactl and paplay.
 public final class PulseAudioServer: SoundServerRig {
@@ -59,7 +59,7 @@ public final class PulseAudioServer: SoundServerRig {
             let info = try? pactl(["info"])
             throw TestHarnessError("pulseaudio did not start (pactl: \(String(describing: info))): \(daemon.standardError)")
         }
-        usleep(1_300_000)  // its null sink runs slow for the first ~1.2 s (PLATFORM.md)
+        usleep(1_300_000)  // its null sink runs slow for the first ~1.2 s (measured): nothing is timed before
     }
 
     public var serverProcessIDs: [pid_t] { [daemon.pid] }
