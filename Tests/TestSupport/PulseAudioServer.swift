@@ -80,13 +80,14 @@ public final class SpawnedTool {
     private let output: String
     private var status: Int32?
 
-    public init(_ command: [String], environment: [String: String], output: String) throws {
+    /// Standard output goes to the file `output`, standard error to `errors`.
+    public init(_ command: [String], environment: [String: String], output: String, errors: String = "/dev/null") throws {
         self.output = output
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
