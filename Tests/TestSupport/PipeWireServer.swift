@@ -12,7 +12,8 @@ public final class PipeWireServer: SoundServerRig {
     public let server: String
     private let bus: PrivateBus
     private let serverEnvironment: [String: String]
-    private var processes: [ChildProcess] = []
+    /// Spawned with posix_spawn, not Foundation's Process (see `PulseAudioServer.daemon`).
+    private var processes: [SpawnedTool] = []
 
     public init() throws {
         directory = try TemporaryDirectory(prefix: "quaver-pipewire")
@@ -58,10 +59,7 @@ public final class PipeWireServer: SoundServerRig {
     }
 
     public func kill() {
-        for process in processes.reversed() {
-            process.send(SIGKILL)
-            process.waitForExit(timeout: 10)
-        }
+        for process in processes.reversed() { process.stop(signal: SIGKILL) }
         processes = []
     }
 
@@ -73,7 +71,8 @@ public final class PipeWireServer: SoundServerRig {
     /// ready when pactl sees both sinks and `a` as the default.
     private func start() throws {
         for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
-            processes.append(try ChildProcess(program, [], environment: serverEnvironment, logDirectory: directory.url))
+            processes.append(try SpawnedTool([program], environment: serverEnvironment,
+                                             output: directory.path + "/\(program).out", errors: directory.path + "/\(program).err"))
             if program == "pipewire" { usleep(200_000) }
         }
         let ready = eventually(timeout: 20) {
@@ -82,7 +81,7 @@ public final class PipeWireServer: SoundServerRig {
                 || self.processes.contains { !$0.isRunning }
         }
         guard ready, processes.allSatisfy(\.isRunning) else {
-            let errors = processes.map { "\($0.process.executableURL?.lastPathComponent ?? ""): \($0.standardError)" }
+            let errors = processes.map(\.errors)
             throw TestHarnessError("PipeWire did not start: \(errors.joined(separator: "\n"))")
         }
     }

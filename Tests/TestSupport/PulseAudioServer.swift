@@ -8,7 +8,9 @@ public final class PulseAudioServer: SoundServerRig {
     public let name = "PulseAudio"
     public let directory: TemporaryDirectory
     public let server: String
-    private var daemon: ChildProcess!
+    /// Spawned with posix_spawn, not Foundation's Process: with a long-lived sound server as a Process
+    /// child, Foundation stopped seeing other children exit (tools, private buses), which then leaked.
+    private var daemon: SpawnedTool!
     private let script: URL
     private let daemonEnvironment: [String: String]
 
@@ -41,8 +43,7 @@ public final class PulseAudioServer: SoundServerRig {
 
     /// Kills the server (SIGKILL, by PID), as a crash: clients see their connection drop.
     public func kill() {
-        daemon.send(SIGKILL)
-        daemon.waitForExit(timeout: 10)
+        daemon.stop(signal: SIGKILL)
     }
 
     /// Starts the server again on the same socket after `kill()`.
@@ -51,13 +52,13 @@ public final class PulseAudioServer: SoundServerRig {
     }
 
     private func start() throws {
-        daemon = try ChildProcess("pulseaudio", ["-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr",
-                                                 "-F", script.path],
-                                  environment: daemonEnvironment, logDirectory: directory.url, name: "pulseaudio")
+        daemon = try SpawnedTool(["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr",
+                                  "-F", script.path], environment: daemonEnvironment,
+                                 output: directory.path + "/pulseaudio.out", errors: directory.path + "/pulseaudio.err")
         let ready = eventually(timeout: 20) { (try? self.pactl(["info"]))?.status == 0 || !self.daemon.isRunning }
         guard ready, daemon.isRunning else {
             let info = try? pactl(["info"])
-            throw TestHarnessError("pulseaudio did not start (pactl: \(String(describing: info))): \(daemon.standardError)")
+            throw TestHarnessError("pulseaudio did not start (pactl: \(String(describing: info))): \(daemon.errors)")
         }
         usleep(1_300_000)  // its null sink runs slow for the first ~1.2 s (measured): nothing is timed before
     }
@@ -78,11 +79,13 @@ public final class PulseAudioServer: SoundServerRig {
 public final class SpawnedTool {
     public let pid: pid_t
     private let output: String
+    private let errorFile: String
     private var status: Int32?
 
     /// Standard output goes to the file `output`, standard error to `errors`.
     public init(_ command: [String], environment: [String: String], output: String, errors: String = "/dev/null") throws {
         self.output = output
+        errorFile = errors
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -100,6 +103,17 @@ public final class SpawnedTool {
 
     public var isRunning: Bool { reap(WNOHANG) == nil }
 
+    /// What the tool wrote to standard error, when that went to a file.
+    public var errors: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` (SIGTERM: then SIGKILL after `grace` seconds) and reaps the process.
+    public func stop(signal: Int32 = SIGTERM, grace: Double = 3) {
+        guard isRunning else { return }
+        kill(pid, signal)
+        if !eventually(timeout: grace, { !isRunning }) { kill(pid, SIGKILL) }
+        _ = finish()
+    }
+
     /// Waits for the exit; returns the exit status and what the tool printed.
     public func finish() -> (status: Int32, stdout: String) {
         let status = reap(0) ?? -1
@@ -116,7 +130,5 @@ public final class SpawnedTool {
         return status
     }
 
-    deinit {
-        if isRunning { kill(pid, SIGTERM); _ = finish() }
-    }
+    deinit { stop() }
 }
