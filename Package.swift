@@ -5,6 +5,7 @@ import PackageDescription
 //   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl (libcurl, loaded on first use),
 //               CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
+//               PulseAudio (libpulse: the sound server's objects and their changes),
 //               RemoteMedia (HTTP on libcurl, the media cache)
 //   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)
 //   core        PlayerCore: queue and playback state machine, pure Swift
@@ -42,6 +43,7 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "RemoteMedia", dependencies: ["CCurl", "PublicText"], swiftSettings: v5),
+        .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
@@ -73,7 +75,7 @@ let package = Package(
                 dependencies: ["PlayerCore", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "CPulse", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
@@ -120,8 +122,9 @@ let package = Package(
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "DesktopEventsTests",
-                    dependencies: ["DesktopEvents", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop", "TestSupport",
+                    dependencies: ["DesktopEvents", "PulseAudio", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop", "TestSupport",
                                    .product(name: "Logging", package: "swift-log")],
                     swiftSettings: v5),
     ]

@@ -36,6 +36,10 @@ public struct Configuration: Equatable, Sendable {
         public var pauseOnCork = true
         /// `resume-after-cork`: play again when the cork ends, if the cork paused us.
         public var resumeAfterCork = true
+        /// `pause-on-call`: pause while a call plays (a phone-role stream), on PulseAudio and PipeWire.
+        public var pauseOnCall = true
+        /// `resume-after-call`: play again about a second after the call ends, if the call paused us.
+        public var resumeAfterCall = true
         /// `pause-on-suspend`: pause before the machine sleeps.
         public var pauseOnSuspend = true
         /// `resume-after-wake`: play again after wake, if suspend paused us.

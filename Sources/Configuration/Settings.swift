@@ -21,6 +21,8 @@ struct Setting {
         number("playback", "replaygain-preamp-db", \.playback.replayGainPreAmpDB, -15...15),
         flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
         flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),
+        flag("interruptions", "pause-on-call", \.interruptions.pauseOnCall),
+        flag("interruptions", "resume-after-call", \.interruptions.resumeAfterCall),
         flag("interruptions", "pause-on-suspend", \.interruptions.pauseOnSuspend),
         flag("interruptions", "resume-after-wake", \.interruptions.resumeAfterWake),
         flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),

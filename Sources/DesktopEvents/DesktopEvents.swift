@@ -1,6 +1,8 @@
 import DBus
+import Glibc
 import Logging
 import PlayerCore
+import PulseAudio
 
 /// All desktop event handling for one player, as the daemon wires it in. Each part is switched off
 /// by its policy; a part whose service is missing (no logind, no sound server) logs it and stays idle.
@@ -10,19 +12,24 @@ public final class DesktopEvents {
     private let interruptions: SoundServerInterruptions
     private var logind: LogindWatcher?
     private var otherPlayers: OtherPlayerWatcher?
-    private var outputs: OutputDeviceMonitor?
+    private var soundServer: SoundServerConnection?
+    private let outputs: OutputDeviceMonitor
     private var route = OutputRoutePolicy()
+    private var calls: CallWatcher?
+    /// Whether the sound server was reachable at the last change: each outage is logged once.
+    private var soundServerUp: Bool?
 
     /// Call right after creating the player: this takes over `engine.delegate` and forwards to the player.
     public init(player: Player, engine: AudioEngine, policies: DesktopPolicies, log: Logger) {
         playback = AutomaticPlayback(player: player, log: log)
         self.policies = policies
         interruptions = SoundServerInterruptions(engine: engine, playback: playback, policies: policies)
+        outputs = OutputDeviceMonitor(processID: String(getpid()))
     }
 
     /// Starts following logind on `systemBus` (nil: none reachable), other players on `sessionBus`
     /// (the connection that owns our MPRIS name, so our own signals are recognised) and the sound
-    /// server's outputs. `saveState` runs before sleep, after the pause.
+    /// server's outputs and calls. `saveState` runs before sleep, after the pause.
     public func start(systemBus: Connection?, sessionBus: Connection?, saveState: @escaping () -> Void) throws {
         if let systemBus, policies.pauseOnSuspend || policies.pauseOnSessionInactive {
             let watcher = LogindWatcher(systemBus: systemBus, playback: playback, policies: policies, saveState: saveState)
@@ -36,27 +43,58 @@ public final class DesktopEvents {
             try watcher.start()
             otherPlayers = watcher
         }
-        if policies.pauseOnOutputRemoved {
-            let monitor = OutputDeviceMonitor(log: playback.log) { [weak self] event in self?.outputEvent(event) }
-            monitor.start()
-            outputs = monitor
+        startSoundServer()
+    }
+
+    private func startSoundServer() {
+        var interests: SoundServerConnection.Interests = []
+        if policies.pauseOnOutputRemoved { interests.formUnion([.sinks, .playbackStreams, .defaultSink]) }
+        if policies.pauseOnCall {
+            interests.formUnion([.playbackStreams, .recordingStreams])
+            calls = CallWatcher(playback: playback, policies: policies, processID: outputs.processID)
         }
+        guard !interests.isEmpty else { return }
+        let connection = SoundServerConnection(name: "Quaver desktop events", interests: interests) { [weak self] change in
+            self?.soundServerChanged(change)
+        }
+        connection.start()
+        soundServer = connection
     }
 
     public func stop() {
         logind?.stop()
         otherPlayers?.stop()
-        outputs?.stop()
+        soundServer?.stop()
+        calls?.stop()
         logind = nil
         otherPlayers = nil
-        outputs = nil
+        soundServer = nil
+        calls = nil
     }
 
     /// Whether a logind delay lock is held now (for logs and tests).
     public var holdsSleepLock: Bool { logind?.holdsLock ?? false }
 
-    private func outputEvent(_ event: SoundServerEvent) {
-        playback.log.trace("sound server: \(event)")
-        if case .pause(let reason) = route.handle(event) { playback.pause(reason) }
+    private func soundServerChanged(_ change: SoundServerChange) {
+        playback.log.trace("sound server: \(change)")
+        switch change {
+        case .connected:
+            if soundServerUp == false { playback.log.debug("sound server connection back") }
+            soundServerUp = true
+        case .disconnected:
+            if soundServerUp == nil {
+                playback.log.info("no sound server reachable: outputs and calls are followed once one starts")
+            } else if soundServerUp == true {
+                playback.log.info("sound server connection lost: outputs and calls are not followed until it is back")
+            }
+            soundServerUp = false
+            route = OutputRoutePolicy()  // its sinks and streams died with the server
+        default: break
+        }
+        calls?.handle(change)
+        if policies.pauseOnOutputRemoved, let event = outputs.event(for: change),
+           case .pause(let reason) = route.handle(event) {
+            playback.pause(reason)
+        }
     }
 }

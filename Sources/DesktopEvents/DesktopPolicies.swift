@@ -3,9 +3,11 @@
 //   sound server (cork)      ─▶ SoundServerInterruptions ─┐
 //   logind (sleep, session)  ─▶ LogindWatcher ────────────┤
 //   sound server (sinks)     ─▶ OutputDeviceMonitor ──────┼─▶ AutomaticPlayback ─▶ Player (PlaybackStatus)
-//   other MPRIS players      ─▶ OtherPlayerWatcher ───────┘        (logs every pause/resume with its reason)
+//   sound server (streams)   ─▶ CallWatcher ──────────────┤        (logs every pause/resume with its reason)
+//   other MPRIS players      ─▶ OtherPlayerWatcher ───────┘
 //
-// Every decision is a pure function or value type (`OutputRoutePolicy`, `SleepDecision`,
+// Both sound-server parts share one SoundServerConnection (libpulse, through the PulseAudio module).
+// Every decision is a pure function or value type (`OutputRoutePolicy`, `CallStreams`, `SleepDecision`,
 // `OtherPlayerPolicy`), tested with recorded events; the watchers only translate the outside world.
 
 /// Which automatic pauses and resumes are on. The daemon fills it from the `[interruptions]` configuration.
@@ -14,6 +16,10 @@ public struct DesktopPolicies: Equatable, Sendable {
     public var pauseOnCork = true
     /// Play again when that cork ends, if it paused us and the user did nothing since.
     public var resumeAfterCork = true
+    /// Pause while a call plays (a phone-role stream runs), on PulseAudio and PipeWire alike.
+    public var pauseOnCall = true
+    /// Play again about a second after the last call stream ends, if the call paused us and the user did nothing since.
+    public var resumeAfterCall = true
     /// Pause before the machine sleeps (logind PrepareForSleep, with a delay inhibitor lock).
     public var pauseOnSuspend = true
     /// Play again after waking, if sleep paused us and the user did nothing since.
@@ -31,6 +37,7 @@ public struct DesktopPolicies: Equatable, Sendable {
 /// Why playback was paused or resumed without the user asking: logged, one line each.
 public enum AutomaticReason: Equatable, Sendable, CustomStringConvertible {
     case corked, uncorked
+    case callStarted, callEnded
     case sleeping, woke
     case outputRemoved(sink: String)
     case portChanged(sink: String, from: String, to: String)
@@ -41,6 +48,8 @@ public enum AutomaticReason: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .corked: return "the sound server asked us to pause (another stream, e.g. a call)"
         case .uncorked: return "the sound server's interruption ended"
+        case .callStarted: return "a call started (a phone-role stream)"
+        case .callEnded: return "the call ended"
         case .sleeping: return "the system is about to sleep"
         case .woke: return "the system woke up"
         case .outputRemoved(let sink): return "the output device \(sink) was removed"

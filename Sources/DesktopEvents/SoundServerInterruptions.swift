@@ -4,8 +4,8 @@ import PlayerCore
 /// switched off and each pause and resume is logged; every other event goes to the player unchanged.
 ///
 /// PulseAudio's module-role-cork makes pulsesink ask for PAUSED while a phone-role stream plays and
-/// for PLAYING ~1 s after it ends, even if the user had paused meanwhile (PLATFORM.md, "Sound server"):
-/// the Player resumes only what the interruption paused. PipeWire sends neither: nothing happens there.
+/// for PLAYING ~1 s after it ends, even if the user had paused meanwhile: the Player resumes only what
+/// the interruption paused. PipeWire sends neither; `CallWatcher` covers calls there.
 public final class SoundServerInterruptions: AudioEngineDelegate {
     private let playback: AutomaticPlayback
     private let policies: DesktopPolicies

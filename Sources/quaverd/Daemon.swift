@@ -138,6 +138,8 @@ final class Daemon {
         var policies = DesktopPolicies()
         policies.pauseOnCork = wanted.pauseOnCork
         policies.resumeAfterCork = wanted.resumeAfterCork
+        policies.pauseOnCall = wanted.pauseOnCall
+        policies.resumeAfterCall = wanted.resumeAfterCall
         policies.pauseOnSuspend = wanted.pauseOnSuspend
         policies.resumeAfterWake = wanted.resumeAfterWake
         policies.pauseOnOutputRemoved = wanted.pauseOnOutputRemoved

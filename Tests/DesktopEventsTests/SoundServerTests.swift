@@ -6,27 +6,33 @@ import PlayerCore
 import TestSupport
 import XCTest
 
-/// The real chain: a headless PulseAudio with module-role-cork, Quaver's GStreamer engine playing
-/// through pulsesink with a Player, DesktopEvents in between, PlaybackStatus recorded.
-final class SoundServerTests: XCTestCase {
-    var pulse: PulseAudioServer!
+/// The real chain on a headless sound server: Quaver's GStreamer engine playing through pulsesink with a
+/// Player, DesktopEvents in between, PlaybackStatus recorded. The same checks run on PulseAudio (with
+/// module-role-cork) and on PipeWire (pipewire-pulse, WirePlumber); each subclass names its server.
+class SoundServerChecks: XCTestCase {
+    var sound: SoundServerRig!
     var engine: GStreamerEngine!
     var player: Player!
     var events: DesktopEvents!
     var recorder: StatusRecorder!
+    var call: URL!
 
-    override func setUpWithError() throws {
-        let tone = try Fixtures.shared().wav
-        pulse = try PulseAudioServer()
+    func makeServer() throws -> SoundServerRig { fatalError("a subclass names its server") }
+
+    func start(policies: DesktopPolicies = DesktopPolicies()) throws {
+        sound = try makeServer()
+        let music = try sound.tone(seconds: 120, named: "music.wav")  // outlasts every check
+        call = try sound.tone(seconds: 2, named: "call.wav")
         engine = try GStreamerEngine(configuration: .init(sink: "pulsesink", applicationName: "Quaver tests"))
         player = Player(engine: engine)
         recorder = StatusRecorder()
         player.addObserver(recorder)
-        events = DesktopEvents(player: player, engine: engine, policies: DesktopPolicies(), log: Logger(label: "test"))
+        events = DesktopEvents(player: player, engine: engine, policies: policies, log: Logger(label: "test"))
         try events.start(systemBus: nil, sessionBus: nil) {}
-        _ = player.add([tone.absoluteString])
+        _ = player.add([music.absoluteString])
         player.play()
         XCTAssertTrue(pump(until: { self.player.state == .playing }, timeout: 20), "state \(player.state)")
+        pump(until: { false }, timeout: 1)  // the events have listed sinks and our stream
         recorder.statuses = []
     }
 
@@ -37,64 +43,141 @@ final class SoundServerTests: XCTestCase {
         events = nil
         player = nil
         engine = nil
-        pulse = nil
+        sound = nil
     }
 
-    /// A 2 s tone played with the phone role: module-role-cork corks music streams while it plays.
-    private func phoneCall() throws -> SpawnedTool {
-        let call = pulse.directory.url.appendingPathComponent("call.wav")
-        if !FileManager.default.fileExists(atPath: call.path) {
-            let made = try SpawnedTool(["sox", "-q", "-n", "-r", "44100", "-c", "2", call.path, "synth", "2", "sine", "660"],
-                                       environment: pulse.environment, output: pulse.directory.path + "/sox.out").finish()
-            XCTAssertEqual(made.status, 0)
-        }
-        return try pulse.paplay(["--property=media.role=phone", call.path])
+    /// Our own stream: the sink it plays on.
+    func ourSink() throws -> Int? {
+        try sound.playbackStreams().first { $0.properties["application.process.id"] == String(getpid()) }?.sink
     }
 
-    func testOurStreamCarriesTheMusicRole() throws {
-        let inputs = try pulse.pactl(["list", "sink-inputs"]).stdout
-        XCTAssertTrue(inputs.contains("media.role = \"music\""), inputs)
-        XCTAssertTrue(inputs.contains("application.process.id = \"\(getpid())\""), inputs)
+    func checkOurStreamCarriesTheMusicRole() throws {
+        try start()
+        let ours = try sound.playbackStreams().first { $0.properties["application.process.id"] == String(getpid()) }
+        XCTAssertEqual(ours?.properties["media.role"], "music", "\(String(describing: ours))")
     }
 
-    func testPhoneStreamPausesAndItsEndResumes() throws {
-        let call = try phoneCall()
+    func checkPhoneStreamPausesAndItsEndResumes() throws {
+        try start()
+        let phone = try sound.paplay(["--property=media.role=phone", call.path])
         XCTAssertTrue(pump(until: { self.player.status == .paused }, timeout: 10), "\(recorder.statuses)")
         XCTAssertTrue(player.isPausedByInterruption)
-        XCTAssertTrue(pump(until: { !call.isRunning }, timeout: 20))
+        XCTAssertTrue(pump(until: { !phone.isRunning }, timeout: 20))
         XCTAssertTrue(pump(until: { self.player.status == .playing }, timeout: 10), "\(recorder.statuses)")
+        pump(until: { false }, timeout: 2)  // role-cork's own resume, where there is one, changes nothing more
         XCTAssertEqual(recorder.statuses, [.paused, .playing])
     }
 
-    func testUserPauseDuringTheCallIsNotUndoneByItsEnd() throws {
-        let call = try phoneCall()
+    func checkUserPauseDuringTheCallIsNotUndoneByItsEnd() throws {
+        try start()
+        let phone = try sound.paplay(["--property=media.role=phone", call.path])
         XCTAssertTrue(pump(until: { self.player.status == .paused }, timeout: 10))
         player.pause()
-        XCTAssertTrue(pump(until: { !call.isRunning }, timeout: 20))
-        pump(until: { false }, timeout: 3)  // pulsesink asks to play ~1 s after the call ends
+        XCTAssertTrue(pump(until: { !phone.isRunning }, timeout: 20))
+        pump(until: { false }, timeout: 3)  // both resume paths would have fired ~1 s after the call
         XCTAssertEqual(player.status, .paused)
         XCTAssertEqual(recorder.statuses, [.paused])
     }
 
-    func testRemovingTheSinkWePlayOnPauses() throws {
-        pump(until: { false }, timeout: 1)  // the monitor has listed sinks and our stream
-        let modules = try pulse.pactl(["list", "short", "modules"]).stdout
-        guard let line = modules.split(separator: "\n").first(where: { $0.contains("module-null-sink") && $0.contains("sink_name=a") }),
-              let index = line.split(separator: "\t").first else { return XCTFail("no null sink a in \(modules)") }
-        try pulse.pactl(["load-module", "module-null-sink", "sink_name=spare"])
-        try pulse.pactl(["unload-module", String(index)])
+    func checkNotificationAndRolelessStreamsDoNothing() throws {
+        try start()
+        let sounds = [try sound.paplay(["--property=media.role=event", call.path]),
+                      try sound.paplay(["--property=media.role=a11y", call.path]),
+                      try sound.paplay([call.path])]
+        XCTAssertTrue(pump(until: { sounds.allSatisfy { !$0.isRunning } }, timeout: 20))
+        pump(until: { false }, timeout: 1.5)
+        XCTAssertEqual(player.status, .playing)
+        XCTAssertEqual(recorder.statuses, [])
+    }
+
+    func checkCallsAreIgnoredWhenTurnedOff() throws {
+        var policies = DesktopPolicies()
+        policies.pauseOnCall = false
+        policies.pauseOnCork = false
+        try start(policies: policies)
+        let phone = try sound.paplay(["--property=media.role=phone", call.path])
+        XCTAssertTrue(pump(until: { !phone.isRunning }, timeout: 20))
+        pump(until: { false }, timeout: 1.5)
+        XCTAssertEqual(recorder.statuses, [])
+    }
+
+    /// A sink is added and made the default (our stream follows it), then removed: the music would go
+    /// elsewhere, so it pauses, and nothing undoes that.
+    func checkRemovingTheSinkWePlayOnPauses() throws {
+        try start()
+        let module = try sound.pactl(["load-module", "module-null-sink", "sink_name=spare"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try sound.pactl(["set-default-sink", "spare"])
+        let spare = try sound.sinkIndex("spare")
+        XCTAssertNotNil(spare)
+        XCTAssertTrue(pump(until: { (try? self.ourSink()) == spare }, timeout: 10), "our stream did not move to spare")
+        XCTAssertEqual(player.status, .playing)
+        pump(until: { false }, timeout: 1)  // pactl blocked the loop: let the events see the move first
+        try sound.pactl(["unload-module", module])
         XCTAssertTrue(pump(until: { self.player.status == .paused }, timeout: 10), "\(recorder.statuses)")
         pump(until: { false }, timeout: 3)
         XCTAssertEqual(player.status, .paused, "an output removal is not undone")
     }
 
-    func testANewDefaultSinkDoesNotPause() throws {
-        pump(until: { false }, timeout: 1)
-        try pulse.pactl(["load-module", "module-null-sink", "sink_name=b"])
-        try pulse.pactl(["set-default-sink", "b"])
+    func checkANewDefaultSinkMovesUsAndKeepsPlaying() throws {
+        try start()
+        try sound.pactl(["set-default-sink", "b"])
+        let b = try sound.sinkIndex("b")
+        XCTAssertTrue(pump(until: { (try? self.ourSink()) == b }, timeout: 10), "our stream did not move to b")
         pump(until: { false }, timeout: 3)
         XCTAssertEqual(player.status, .playing)
         XCTAssertEqual(recorder.statuses, [])
+    }
+}
+
+final class PulseAudioSoundServerTests: SoundServerChecks {
+    override func makeServer() throws -> SoundServerRig {
+        let pulse = try PulseAudioServer()
+        try pulse.pactl(["load-module", "module-null-sink", "sink_name=b"])
+        return pulse
+    }
+
+    func testOurStreamCarriesTheMusicRole() throws { try checkOurStreamCarriesTheMusicRole() }
+    func testPhoneStreamPausesAndItsEndResumes() throws { try checkPhoneStreamPausesAndItsEndResumes() }
+    func testUserPauseDuringTheCallIsNotUndoneByItsEnd() throws { try checkUserPauseDuringTheCallIsNotUndoneByItsEnd() }
+    func testNotificationAndRolelessStreamsDoNothing() throws { try checkNotificationAndRolelessStreamsDoNothing() }
+    func testCallsAreIgnoredWhenTurnedOff() throws { try checkCallsAreIgnoredWhenTurnedOff() }
+    func testRemovingTheSinkWePlayOnPauses() throws { try checkRemovingTheSinkWePlayOnPauses() }
+    func testANewDefaultSinkMovesUsAndKeepsPlaying() throws { try checkANewDefaultSinkMovesUsAndKeepsPlaying() }
+
+    /// With role-cork off, our own call watcher still pauses (and resumes) on PulseAudio.
+    func testTheCallWatcherAloneSuffices() throws {
+        var policies = DesktopPolicies()
+        policies.pauseOnCork = false
+        try start(policies: policies)
+        let phone = try sound.paplay(["--property=media.role=phone", call.path])
+        XCTAssertTrue(pump(until: { self.player.status == .paused }, timeout: 10), "\(recorder.statuses)")
+        XCTAssertTrue(pump(until: { !phone.isRunning }, timeout: 20))
+        XCTAssertTrue(pump(until: { self.player.status == .playing }, timeout: 10), "\(recorder.statuses)")
+        XCTAssertEqual(recorder.statuses, [.paused, .playing])
+    }
+}
+
+final class PipeWireSoundServerTests: SoundServerChecks {
+    override func makeServer() throws -> SoundServerRig { try PipeWireServer() }
+
+    func testOurStreamCarriesTheMusicRole() throws { try checkOurStreamCarriesTheMusicRole() }
+    func testPhoneStreamPausesAndItsEndResumes() throws { try checkPhoneStreamPausesAndItsEndResumes() }
+    func testUserPauseDuringTheCallIsNotUndoneByItsEnd() throws { try checkUserPauseDuringTheCallIsNotUndoneByItsEnd() }
+    func testNotificationAndRolelessStreamsDoNothing() throws { try checkNotificationAndRolelessStreamsDoNothing() }
+    func testCallsAreIgnoredWhenTurnedOff() throws { try checkCallsAreIgnoredWhenTurnedOff() }
+    func testRemovingTheSinkWePlayOnPauses() throws { try checkRemovingTheSinkWePlayOnPauses() }
+    func testANewDefaultSinkMovesUsAndKeepsPlaying() throws { try checkANewDefaultSinkMovesUsAndKeepsPlaying() }
+
+    /// A native PipeWire client's `Communication` role reaches us as `phone` through pipewire-pulse.
+    func testANativeCommunicationStreamPauses() throws {
+        try start()
+        let pipewire = try XCTUnwrap(sound as? PipeWireServer)
+        let phone = try SpawnedTool(["pw-play", "--media-role", "Communication", call.path],
+                                    environment: pipewire.nativeEnvironment, output: sound.directory.path + "/pw-play.out")
+        XCTAssertTrue(pump(until: { self.player.status == .paused }, timeout: 10), "\(recorder.statuses)")
+        XCTAssertTrue(pump(until: { !phone.isRunning }, timeout: 20))
+        XCTAssertTrue(pump(until: { self.player.status == .playing }, timeout: 10), "\(recorder.statuses)")
     }
 }
 

@@ -1,13 +1,16 @@
 import Foundation
 import Glibc
 
-/// A headless PulseAudio for tests (PLATFORM.md, "Sound server"): its own runtime and home folders,
+/// A headless PulseAudio for tests (docs/sound-servers.md, "Tests"): its own runtime and home folders,
 /// a null sink `a` as default, module-role-cork. Stopped by PID when released. `PULSE_SERVER` is set in
 /// this process (pulsesink and libpulse read it) and in `environment` for pactl and paplay.
-public final class PulseAudioServer {
+public final class PulseAudioServer: SoundServerRig {
+    public let name = "PulseAudio"
     public let directory: TemporaryDirectory
     public let server: String
-    private var daemon: ChildProcess!
+    /// Spawned with posix_spawn, not Foundation's Process: with a long-lived sound server as a Process
+    /// child, Foundation stopped seeing other children exit (tools, private buses), which then leaked.
+    private var daemon: SpawnedTool!
     private let script: URL
     private let daemonEnvironment: [String: String]
 
@@ -38,40 +41,34 @@ public final class PulseAudioServer {
         try start()
     }
 
+    /// Kills the server (SIGKILL, by PID), as a crash: clients see their connection drop.
+    public func kill() {
+        daemon.stop(signal: SIGKILL)
+    }
+
+    /// Starts the server again on the same socket after `kill()`.
+    public func startAgain() throws {
+        try start()
+    }
+
     private func start() throws {
-        daemon = try ChildProcess("pulseaudio", ["-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr",
-                                                 "-F", script.path],
-                                  environment: daemonEnvironment, logDirectory: directory.url, name: "pulseaudio")
+        daemon = try SpawnedTool(["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-target=stderr",
+                                  "-F", script.path], environment: daemonEnvironment,
+                                 output: directory.path + "/pulseaudio.out", errors: directory.path + "/pulseaudio.err")
         let ready = eventually(timeout: 20) { (try? self.pactl(["info"]))?.status == 0 || !self.daemon.isRunning }
         guard ready, daemon.isRunning else {
             let info = try? pactl(["info"])
-            throw TestHarnessError("pulseaudio did not start (pactl: \(String(describing: info))): \(daemon.standardError)")
+            throw TestHarnessError("pulseaudio did not start (pactl: \(String(describing: info))): \(daemon.errors)")
         }
-        usleep(1_300_000)  // its null sink runs slow for the first ~1.2 s (PLATFORM.md)
+        usleep(1_300_000)  // its null sink runs slow for the first ~1.2 s (measured): nothing is timed before
     }
 
-    /// The test environment pointed at this server, for pactl and paplay.
-    public var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["PULSE_SERVER"] = server
-        return environment
-    }
-
-    /// Runs pactl to completion.
-    @discardableResult
-    public func pactl(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        try SpawnedTool(["pactl"] + arguments, environment: environment, output: directory.path + "/pactl.out").finish()
-    }
-
-    /// Starts `paplay` with `arguments` (a file and properties); it ends when the file has played.
-    public func paplay(_ arguments: [String]) throws -> SpawnedTool {
-        try SpawnedTool(["paplay"] + arguments, environment: environment, output: directory.path + "/paplay.out")
-    }
+    public var serverProcessIDs: [pid_t] { [daemon.pid] }
 
     public func stop() { daemon.stop() }
 
     deinit {
-        daemon.stop()
+        daemon?.stop()  // nil when pulseaudio could not be started at all
         unsetenv("PULSE_SERVER")
     }
 }
@@ -82,15 +79,18 @@ public final class PulseAudioServer {
 public final class SpawnedTool {
     public let pid: pid_t
     private let output: String
+    private let errorFile: String
     private var status: Int32?
 
-    public init(_ command: [String], environment: [String: String], output: String) throws {
+    /// Standard output goes to the file `output`, standard error to `errors`.
+    public init(_ command: [String], environment: [String: String], output: String, errors: String = "/dev/null") throws {
         self.output = output
+        errorFile = errors
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = command.map { strdup($0) } + [nil]
         let envp = LiveChildren.marked(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
@@ -104,6 +104,17 @@ public final class SpawnedTool {
     }
 
     public var isRunning: Bool { reap(WNOHANG) == nil }
+
+    /// What the tool wrote to standard error, when that went to a file.
+    public var errors: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` (SIGTERM: then SIGKILL after `grace` seconds) and reaps the process.
+    public func stop(signal: Int32 = SIGTERM, grace: Double = 3) {
+        guard isRunning else { return }
+        kill(pid, signal)
+        if !eventually(timeout: grace, { !isRunning }) { kill(pid, SIGKILL) }
+        _ = finish()
+    }
 
     /// Waits for the exit; returns the exit status and what the tool printed.
     public func finish() -> (status: Int32, stdout: String) {
@@ -122,7 +133,5 @@ public final class SpawnedTool {
         return status
     }
 
-    deinit {
-        if isRunning { kill(pid, SIGTERM); _ = finish() }
-    }
+    deinit { stop() }
 }

@@ -1,0 +1,45 @@
+import EventLoop
+import PulseAudio
+
+/// Pauses while a call plays and resumes after it, on any sound server: PipeWire never sends the cork
+/// request PulseAudio's module-role-cork sends, so the calls are watched here through the streams.
+///
+/// On PulseAudio with role-cork both this and the cork ask for the same pause: the Player takes the
+/// first and ignores the second (it is no longer playing), and resumes once, only what an interruption
+/// paused and only if the user did nothing since.
+final class CallWatcher {
+    /// How long after the last call stream ends playback resumes: a call app often stops one stream
+    /// and starts another (ringing, then the call).
+    static let resumeDelay = 1.0
+
+    private let playback: AutomaticPlayback
+    private let policies: DesktopPolicies
+    private var calls: CallStreams
+    private var pendingResume: LoopSource?
+
+    init(playback: AutomaticPlayback, policies: DesktopPolicies, processID: String) {
+        self.playback = playback
+        self.policies = policies
+        calls = CallStreams(processID: processID)
+    }
+
+    func handle(_ change: SoundServerChange) {
+        switch calls.handle(change) {
+        case .began?:
+            pendingResume = nil
+            playback.interrupt(.callStarted)
+        case .ended?:
+            pendingResume = EventLoop.main.schedule(after: CallWatcher.resumeDelay) { [weak self] in self?.callEnded() }
+        case nil: break
+        }
+    }
+
+    private func callEnded() {
+        pendingResume = nil
+        if policies.resumeAfterCall { playback.resume(.callEnded) } else { playback.forgetInterruption(.callEnded) }
+    }
+
+    func stop() {
+        pendingResume = nil
+    }
+}
