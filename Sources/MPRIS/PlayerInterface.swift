@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import PlayerCore
 
@@ -76,9 +77,9 @@ extension MPRISService {
 
     var loopStatus: String {
         switch player.loopMode {
-        case .none: return "None"
-        case .track: return "Track"
-        case .playlist: return "Playlist"
+        case .none: return ControlAPI.LoopStatus.none.rawValue
+        case .track: return ControlAPI.LoopStatus.track.rawValue
+        case .playlist: return ControlAPI.LoopStatus.playlist.rawValue
         }
     }
 
@@ -96,11 +97,11 @@ extension MPRISService {
     }
 
     private func setLoopStatus(_ value: DBusValue) throws {
-        switch value.stringValue {
-        case "None": player.setLoopMode(.none)
-        case "Track": player.setLoopMode(.track)
-        case "Playlist": player.setLoopMode(.playlist)
-        default: throw DBusError.invalidArgs("LoopStatus must be None, Track or Playlist")
+        switch value.stringValue.flatMap(ControlAPI.LoopStatus.init(rawValue:)) {
+        case .none?: player.setLoopMode(.none)
+        case .track?: player.setLoopMode(.track)
+        case .playlist?: player.setLoopMode(.playlist)
+        case nil: throw DBusError.invalidArgs("LoopStatus must be None, Track or Playlist")
         }
     }
 

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -26,10 +27,10 @@ final class BenchBus {
 /// The real quaverd (next to this binary) on a `BenchBus`, with HOME and the XDG folders in `home` so
 /// no user settings or saved state take part.
 final class BenchQuaverd {
-    static let name = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let player = "org.mpris.MediaPlayer2.Player"
-    static let properties = "org.freedesktop.DBus.Properties"
+    static let name = ControlAPI.busName
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
+    static let player = ControlAPI.playerInterface
+    static let properties = ControlAPI.propertiesInterface
 
     let bus: BenchBus
     /// When the process was spawned (`EventLoop.monotonicMicroseconds`), to time later steps from.

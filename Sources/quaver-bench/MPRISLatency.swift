@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -73,7 +74,7 @@ struct MPRISLatency: ParsableCommand {
     /// with a new mpris:trackid.
     private func measureNext(_ uri: String, _ quaverd: BenchQuaverd) throws -> [Double] {
         try quaverd.call("ReplaceQueue", [.stringArray(Array(repeating: uri, count: opens + 1)), .boolean(true)],
-                         interface: "org.quaver.Quaver1")
+                         interface: ControlAPI.quaverInterface)
         var trackID: String?
         var changedAt: Int64?
         let rule = MatchRule(sender: BenchQuaverd.name, interface: BenchQuaverd.properties, member: "PropertiesChanged",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -12,8 +13,8 @@ struct QueueScale: ParsableCommand {
         commandName: "queue-scale",
         abstract: "Queue 20 000 tracks on the real quaverd: longest answer gap, Tracks/GetTracksMetadata, memory.")
 
-    static let trackList = "org.mpris.MediaPlayer2.TrackList"
-    static let properties = "org.freedesktop.DBus.Properties"
+    static let trackList = ControlAPI.trackListInterface
+    static let properties = ControlAPI.propertiesInterface
 
     @Option(help: "A decodable audio file; the queued tracks are hard links to it.")
     var file = "demo/01 Morning Arpeggio.flac"
@@ -56,11 +57,11 @@ struct QueueScale: ParsableCommand {
 
     /// Appends each URI after the previous one; a fresh daemon numbers tracks 1, 2, 3…
     private func queue(_ uris: [String], _ client: Connection) throws {
-        var after: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+        var after = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
         for (index, uri) in uris.enumerated() {
             _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path, interface: Self.trackList,
                                 method: "AddTrack", arguments: [.string(uri), .objectPath(after), .boolean(false)])
-            after = try ObjectPath("/org/quaver/Track/\(index + 1)")
+            after = try ObjectPath(ControlAPI.TrackPath.path(of: UInt64(index + 1)))
         }
     }
 
@@ -160,7 +161,7 @@ struct QueueScaleProbe: ParsableCommand {
             let start = EventLoop.monotonicMicroseconds
             _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path,
                                 interface: QueueScale.properties, method: "Get",
-                                arguments: [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")])
+                                arguments: [.string(ControlAPI.playerInterface), .string("PlaybackStatus")])
             samples.append(EventLoop.monotonicMicroseconds - start)
             usleep(1000)
         }

@@ -1,15 +1,16 @@
+import ControlAPI
 import DBus
 
 /// quaverd as the CLI sees it: blocking calls to its MPRIS and org.quaver.Quaver1 interfaces.
 /// Every D-Bus failure becomes a `CLIError` worded for the user.
 final class PlayerClient {
-    static let busName = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let player = "org.mpris.MediaPlayer2.Player"
-    static let trackList = "org.mpris.MediaPlayer2.TrackList"
-    static let quaver = "org.quaver.Quaver1"
-    static let properties = "org.freedesktop.DBus.Properties"
-    static let noTrack: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    static let busName = ControlAPI.busName
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
+    static let player = ControlAPI.playerInterface
+    static let trackList = ControlAPI.trackListInterface
+    static let quaver = ControlAPI.quaverInterface
+    static let properties = ControlAPI.propertiesInterface
+    static let noTrack = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
 
     let connection: Connection
 

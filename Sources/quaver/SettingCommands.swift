@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 
 struct Volume: ParsableCommand {
@@ -46,8 +47,13 @@ struct Loop: ParsableCommand {
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case none, track, playlist
-        /// MPRIS LoopStatus values (MPRIS.md rule 9).
-        var loopStatus: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+        var loopStatus: ControlAPI.LoopStatus {
+            switch self {
+            case .none: return .none
+            case .track: return .track
+            case .playlist: return .playlist
+            }
+        }
     }
 
     @OptionGroup var options: ClientOptions
@@ -55,7 +61,7 @@ struct Loop: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        if let mode { try client.set(PlayerClient.player, "LoopStatus", .string(mode.loopStatus)) }
+        if let mode { try client.set(PlayerClient.player, "LoopStatus", .string(mode.loopStatus.rawValue)) }
         Terminal.line("loop \((try client.get(PlayerClient.player, "LoopStatus").stringValue ?? "").lowercased())")
     }
 }

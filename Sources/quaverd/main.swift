@@ -1,6 +1,7 @@
 import ArgumentParser
-import CShims
 import Configuration
+import ControlAPI
+import CShims
 import DaemonLog
 import Foundation
 import Logging
@@ -10,7 +11,7 @@ import QuaverVersion
 struct Quaverd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quaverd",
-        abstract: "Quaver music daemon: an MPRIS player (org.mpris.MediaPlayer2.quaver) on the session bus.",
+        abstract: "Quaver music daemon: an MPRIS player (\(ControlAPI.busName)) on the session bus.",
         version: quaverVersion)
 
     @Option(name: .customLong("output"),

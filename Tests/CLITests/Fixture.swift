@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -10,8 +11,8 @@ import XCTest
 /// name as quaverd wires them, in the test process on `EventLoop.main`, on a fresh private bus; clients
 /// are other processes (python, quaver).
 final class QuaverService {
-    static let busName = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let busName = ControlAPI.busName
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
 
     let bus: PrivateBus
     let connection: Connection

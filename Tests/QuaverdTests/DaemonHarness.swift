@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -7,12 +8,12 @@ import XCTest
 /// The real quaverd on a private bus, with its own cache, state, config and home in a temporary folder,
 /// playing into `fakesink sync=true` (real time, no sound server), driven by an in-process client and playerctl.
 final class RunningDaemon {
-    static let name = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let root = "org.mpris.MediaPlayer2"
-    static let player = "org.mpris.MediaPlayer2.Player"
-    static let trackList = "org.mpris.MediaPlayer2.TrackList"
-    static let properties = "org.freedesktop.DBus.Properties"
+    static let name = ControlAPI.busName
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
+    static let root = ControlAPI.rootInterface
+    static let player = ControlAPI.playerInterface
+    static let trackList = ControlAPI.trackListInterface
+    static let properties = ControlAPI.propertiesInterface
     static var executable: String { productsDirectory.appendingPathComponent("quaverd").path }
 
     let bus: PrivateBus
