@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers, each using only those above it (see STYLE.md in the shared folder):
+// Layers, each using only those above it (docs/ARCHITECTURE.md, "Layers"):
 //   C interop   CDBus, CGLib, CGStreamer, CPulse, COpenSSL (system libraries), CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages)
 //   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)

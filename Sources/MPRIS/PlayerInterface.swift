@@ -49,7 +49,7 @@ extension MPRISService {
         ]
     }
 
-    /// What PropertiesChanged reports for this interface: every property except Position (MPRIS.md rule 1)
+    /// What PropertiesChanged reports for this interface: every property except Position (docs/mpris.md, "Position")
     /// and the constant ones.
     func signalledPlayerProperties() -> [String: DBusValue] {
         [
@@ -105,7 +105,7 @@ extension MPRISService {
         }
     }
 
-    /// Rate 0 means Pause (MPRIS.md rule 7); other values outside MinimumRate…MaximumRate, and NaN, are refused.
+    /// Rate 0 means Pause (docs/mpris.md, "Properties"); other values outside MinimumRate…MaximumRate, and NaN, are refused.
     private func setRate(_ value: DBusValue) throws {
         let rate = value.doubleValue ?? .nan
         if rate == 0 { return player.pause() }

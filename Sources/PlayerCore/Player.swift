@@ -62,7 +62,7 @@ public final class Player {
     /// Where the newest seek we asked for goes, until the engine reports it landed. The engine may merge
     /// a burst of seeks into one report: any report ends the wait.
     var seekTarget: Duration?
-    /// The last position the engine reported (it can fail once right after a seek: PLATFORM.md).
+    /// The last position the engine reported (it can fail once right after a seek: docs/platform.md, "GStreamer behaviour").
     var lastPosition: Duration = .zero
 
     private var batchStart: Snapshot?

@@ -40,7 +40,7 @@ struct PlayerStatus {
         PlayerStatus(player: try client.getAll(PlayerClient.player), quaver: try client.getAll(PlayerClient.quaver))
     }
 
-    /// The position now: MPRIS sends no position updates (MPRIS.md rule 1), so clients extrapolate with Rate.
+    /// The position now: MPRIS sends no position updates (docs/mpris.md, "Position"), so clients extrapolate with Rate.
     func position(at now: Int64) -> Int64 {
         guard state == "playing" else { return position }
         let elapsed = Int64(Double(now - readAt) * rate)

@@ -128,7 +128,7 @@ final class StatusFollower {
         draw()
     }
 
-    /// Re-reads everything (Position is live only through Get: MPRIS.md rule 1); signals that arrive
+    /// Re-reads everything (Position is live only through Get: docs/mpris.md, "Position"); signals that arrive
     /// meanwhile cause one more read, not one each.
     private func refresh() {
         guard !refreshing else { refreshAgain = true; return }

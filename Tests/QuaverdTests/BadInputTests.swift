@@ -84,7 +84,7 @@ final class BadInputTests: XCTestCase {
             try daemon.call("GoTo", [.objectPath(try ObjectPath(path))], on: RunningDaemon.trackList)
             try daemon.call("RemoveTrack", [.objectPath(try ObjectPath(path))], on: RunningDaemon.trackList)
         }
-        // The current id with a position past the end, or negative: also ignored (MPRIS.md rule 4).
+        // The current id with a position past the end, or negative: also ignored (docs/mpris.md, "Seek and SetPosition").
         try daemon.call("SetPosition", [.objectPath(try ObjectPath(queue[0])), .int64(3_600_000_000)])
         try daemon.call("SetPosition", [.objectPath(try ObjectPath(queue[0])), .int64(-5)])
         usleep(300_000)
