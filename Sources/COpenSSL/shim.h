@@ -1,3 +1,5 @@
+/* COpenSSL: the C headers of OpenSSL (pkg-config openssl), for TLS in the engine's http(s) media cache for Swift. A C interop module: it imports nothing of
+   ours, and only GStreamerEngine's Network folder may import it (docs/ARCHITECTURE.md, "Layers"). */
 #include <openssl/ssl.h>
 #include <openssl/err.h>
 #include <openssl/x509v3.h>

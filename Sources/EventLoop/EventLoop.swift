@@ -1,3 +1,5 @@
+// EventLoop: the one loop of the process (GLib's default main context). A wrapper: it owns the GLib
+// calls for watches, timers and posted work; may import CGLib and CShims only.
 import CGLib
 
 /// The daemon's single event loop: GLib's default main context, run on the main thread.

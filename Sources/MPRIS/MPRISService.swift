@@ -7,6 +7,8 @@
 //
 // Handlers and getters only read and command the core; nothing here keeps playback state of its own,
 // so what clients read is always what the core holds (Position is read live on every Get).
+//
+// An adapter: may import PlayerCore, ControlAPI, DBus, EventLoop, PublicText and swift-log; no C module.
 import ControlAPI
 import DBus
 import EventLoop

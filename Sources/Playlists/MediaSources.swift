@@ -1,3 +1,5 @@
+// Playlists: files, folders, M3U and PLS playlists and URLs turned into the URIs to queue. An adapter
+// without C of ours: may import ControlAPI (for the file URI rule) and Glibc.
 import ControlAPI
 import Glibc
 

@@ -1,3 +1,5 @@
+// quaverd: the daemon's entry point (options, logging, exit status); `Daemon` wires the modules together.
+// A program: may import every module below it (docs/ARCHITECTURE.md, "Layers").
 import ArgumentParser
 import Configuration
 import ControlAPI
