@@ -83,7 +83,7 @@ struct DaemonCost: ParsableCommand {
         for _ in 0..<spawns {
             let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
             let length = try quaverd.call("Get", [.string(ControlAPI.quaverInterface), .string("QueueLength")],
-                                          interface: BenchQuaverd.properties).first?.unwrapped.int64Value
+                                          interface: ControlAPI.propertiesInterface).first?.unwrapped.int64Value
             answered.append(Double(EventLoop.monotonicMicroseconds - quaverd.spawnedAt) / 1000)
             owned.append(Double(quaverd.startMicroseconds) / 1000)
             quaverd.stop()

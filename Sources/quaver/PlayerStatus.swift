@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 
@@ -37,7 +38,7 @@ struct PlayerStatus {
     }
 
     static func read(_ client: PlayerClient) throws -> PlayerStatus {
-        PlayerStatus(player: try client.getAll(PlayerClient.player), quaver: try client.getAll(PlayerClient.quaver))
+        PlayerStatus(player: try client.getAll(ControlAPI.playerInterface), quaver: try client.getAll(ControlAPI.quaverInterface))
     }
 
     /// The position now: MPRIS sends no position updates (docs/mpris.md, "Position"), so clients extrapolate with Rate.

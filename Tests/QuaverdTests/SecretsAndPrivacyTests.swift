@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import Glibc
@@ -110,14 +111,14 @@ final class SecretsAndPrivacyTests: XCTestCase {
     /// Everything a client can read: GetAll on every interface, the queue in all three forms, Metadata.
     private func publishedText(of daemon: RunningDaemon) throws -> String {
         var text = ""
-        for interface in [RunningDaemon.root, RunningDaemon.player, RunningDaemon.trackList, Self.quaver] {
+        for interface in [ControlAPI.rootInterface, ControlAPI.playerInterface, ControlAPI.trackListInterface, Self.quaver] {
             text += "\(try daemon.getAll(interface))\n"
         }
         text += "\(try daemon.call("GetQueue", on: Self.quaver))\n"
         text += "\(try daemon.call("GetQueueRange", [.uint32(0), .uint32(10)], on: Self.quaver))\n"
         let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
         XCTAssertEqual(paths.count, 3)
-        text += "\(try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: RunningDaemon.trackList))\n"
+        text += "\(try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface))\n"
         return text
     }
 }
