@@ -5,6 +5,9 @@ PREFIX ?= $(HOME)/.local
 # name $(PREFIX)/bin/quaverd, where the daemon is once installed.
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
+LIBEXECDIR = $(PREFIX)/libexec/quaver
+# Swift's backtracer for statically linked programs, from the toolchain that builds Quaver.
+SWIFT_BACKTRACER ?= $(dir $(realpath $(shell command -v swiftc || echo /opt/swift/usr/bin/swiftc)))../libexec/swift/linux/swift-backtrace-static
 DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
 DOCDIR = $(DATADIR)/doc/quaver
@@ -13,7 +16,7 @@ SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
 ZSH_COMPLETIONS ?= $(DATADIR)/zsh/site-functions
 BUILD = .build/release
 
-INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver \
+INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver $(LIBEXECDIR)/swift-backtrace \
 	$(SYSTEMD_USER_DIR)/quaverd.service \
 	$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service \
 	$(DATADIR)/applications/quaver.desktop \
@@ -51,7 +54,9 @@ install-files:
 	# Debug info is most of a static release binary's size; the symbols stay for backtraces.
 	strip --strip-debug $(DESTDIR)$(BINDIR)/quaverd $(DESTDIR)$(BINDIR)/quaver
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(DATADIR)/applications
-	sed 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' systemd/quaverd.service \
+	install -Dm755 $(SWIFT_BACKTRACER) $(DESTDIR)$(LIBEXECDIR)/swift-backtrace
+	sed -e 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' \
+		-e 's|swift-backtrace=[^,]*$$|swift-backtrace=$(LIBEXECDIR)/swift-backtrace|' systemd/quaverd.service \
 		> $(DESTDIR)$(SYSTEMD_USER_DIR)/quaverd.service
 	sed 's|^Exec=.*|Exec=$(BINDIR)/quaverd|' dbus/org.mpris.MediaPlayer2.quaver.service \
 		> $(DESTDIR)$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service

@@ -2,8 +2,10 @@
 import PackageDescription
 
 // Layers, each using only those above it (docs/ARCHITECTURE.md, "Layers"):
-//   C interop   CDBus, CGLib, CGStreamer, CPulse, COpenSSL (system libraries), CShims (macros and variadic C only)
-//   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages)
+//   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl (libcurl, loaded on first use),
+//               CShims (macros and variadic C only)
+//   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
+//               RemoteMedia (HTTP on libcurl, the media cache)
 //   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
@@ -32,13 +34,14 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
                        providers: [.apt(["libpulse-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl",
-                       providers: [.apt(["libssl-dev"])]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
+        // libcurl's headers (libcurl4-openssl-dev), its library loaded on first use (dlopen): see CCurl.h.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
+        .target(name: "RemoteMedia", dependencies: ["CCurl", "PublicText"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
@@ -54,7 +57,8 @@ let package = Package(
                 dependencies: ["TerminalText", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "GStreamerEngine",
-                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "COpenSSL", "PublicText"], swiftSettings: v5),
+                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
+                               .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
@@ -66,13 +70,17 @@ let package = Package(
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: v5),
+        // The session kept across restarts: the player's queue and settings in the state file.
+        .target(name: "Session",
+                dependencies: ["PlayerCore", "ControlAPI", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
         .target(name: "DesktopEvents",
                 dependencies: ["PlayerCore", "DBus", "EventLoop", "CPulse", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
-                          dependencies: ["CShims", "ControlAPI", "MPRIS", "GStreamerEngine", "GStreamer", "PlayerCore", "DBus", "EventLoop",
-                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents",
+                          dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
+                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "Session",
                                          "QuaverVersion", "DaemonLog",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
@@ -83,11 +91,12 @@ let package = Package(
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
+                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
         .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
+                exclude: ["test_servers.py"],
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
@@ -96,8 +105,9 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText"],
                     swiftSettings: v5),
         .testTarget(name: "QuaverdTests", dependencies: ["ControlAPI", "DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
-                    dependencies: ["GStreamerEngine", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
+                    dependencies: ["GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "CLITests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
@@ -107,6 +117,9 @@ let package = Package(
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
         .testTarget(name: "ControlAPITests", dependencies: ["ControlAPI"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "ControlAPI", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "StateStore", "PlayerCore", "EventLoop", "TestSupport",
+                                                         .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: v5),
         .testTarget(name: "StateStoreTests", dependencies: ["StateStore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"], swiftSettings: v5),

@@ -58,6 +58,9 @@ public struct Configuration: Equatable, Sendable {
         public var retries = 3
         /// `connect-timeout-seconds`: how long to wait for a server, more than 0 and at most 3600.
         public var connectTimeoutSeconds = 10.0
+        /// `proxy`: `scheme://host:port` of a proxy for every network source; empty: the `http_proxy`,
+        /// `https_proxy` and `no_proxy` environment variables decide.
+        public var proxy = ""
     }
 
     /// `[log]`

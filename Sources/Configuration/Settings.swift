@@ -29,6 +29,7 @@ struct Setting {
         integer("network", "cache-size-mb", \.network.cacheSizeMB, 0...1_048_576),
         integer("network", "retries", \.network.retries, 0...100),
         seconds("network", "connect-timeout-seconds", \.network.connectTimeoutSeconds, upTo: 3600),
+        proxy("network", "proxy", \.network.proxy),
         choice("log", "level", \.log.level),
     ]
 
@@ -79,6 +80,20 @@ struct Setting {
         Setting(section: section, key: key) { value, configuration in
             guard let text = value.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return "a non-empty string"
+            }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// Empty, or a proxy URL with a scheme libcurl and libsoup both know and a host.
+    private static func proxy(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            let expected = "\"\" or a proxy URL such as \"http://proxy.example:3128\""
+            guard let text = value.string else { return expected }
+            if !text.isEmpty {
+                guard let parts = URLComponents(string: text), ["http", "https", "socks5", "socks4"].contains(parts.scheme),
+                      parts.host?.isEmpty == false else { return expected }
             }
             configuration[keyPath: field] = text
             return nil

@@ -3,7 +3,7 @@ import CGLib
 
 /// A `GstBus`; `gst_object_unref` when released.
 public final class Bus {
-    public let pointer: UnsafeMutablePointer<GstBus>
+    let pointer: UnsafeMutablePointer<GstBus>
 
     init(owning pointer: UnsafeMutablePointer<GstBus>) { self.pointer = pointer }
 

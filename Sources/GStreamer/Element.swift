@@ -4,10 +4,10 @@ import CShims
 
 /// A `GstElement` we hold a reference to; `gst_object_unref` when released.
 public final class Element {
-    public let pointer: UnsafeMutablePointer<GstElement>
+    let pointer: UnsafeMutablePointer<GstElement>
 
     /// Takes a new or floating reference (`gst_object_ref_sink`), as factories and the parser return them.
-    public init(sinking pointer: UnsafeMutablePointer<GstElement>) {
+    init(sinking pointer: UnsafeMutablePointer<GstElement>) {
         self.pointer = pointer
         gst_object_ref_sink(pointer)
     }
@@ -36,15 +36,20 @@ public final class Element {
         return Element(sinking: made)
     }
 
-    /// Parses `description` as a single element (`gst_parse_launch`) or, if it has links, as a bin.
-    public static func parse(_ description: String) throws -> Element {
-        if description.contains("!") { return try parseBin(description) }
+    /// A whole pipeline with its own bus (`gst_parse_launch` of a description with links), as
+    /// `gst-launch-1.0` runs it.
+    public static func pipeline(_ description: String) throws -> Element {
         var error: UnsafeMutablePointer<GError>?
         let made = gst_parse_launch(description, &error)
         if let made, error == nil { return Element(sinking: made) }
         if let made { gst_object_unref(made) }
         if let error { throw GStreamerError(taking: error, debug: nil) }
         throw GStreamerError(domain: .core, code: 0, message: "Cannot parse \(description)")
+    }
+
+    /// Parses `description` as a single element (`gst_parse_launch`) or, if it has links, as a bin.
+    public static func parse(_ description: String) throws -> Element {
+        try description.contains("!") ? parseBin(description) : pipeline(description)
     }
 
     /// `gst_object_get_name`.

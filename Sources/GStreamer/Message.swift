@@ -3,7 +3,7 @@ import CGLib
 
 /// A `GstMessage` we hold a reference to; `gst_message_unref` when released.
 public final class Message {
-    public let pointer: UnsafeMutablePointer<GstMessage>
+    let pointer: UnsafeMutablePointer<GstMessage>
 
     /// Wraps a message owned by someone else (a bus watch), taking our own reference (`gst_message_ref`).
     init(borrowing pointer: UnsafeMutablePointer<GstMessage>) {

@@ -31,6 +31,23 @@ extension Element {
                                        GConnectFlags(rawValue: 0))
         return SignalConnection(element: self, id: id)
     }
+
+    /// Connects `handler` to GstBin's `deep-element-added`: an element was added to this bin or to a bin
+    /// inside it, such as the source an adaptive demuxer makes for each HLS fragment. Runs on the adding
+    /// thread; connected while the guard lives.
+    public func connectDeepElementAdded(_ handler: @escaping (Element) -> Void) -> SignalConnection {
+        let box = Unmanaged.passRetained(ElementSignalHandler(handler)).toOpaque()
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutablePointer<GstElement>?,
+                                      UnsafeMutableRawPointer?) -> Void = { _, _, element, data in
+            guard let element else { return }
+            gst_object_ref(element)
+            Unmanaged<ElementSignalHandler>.fromOpaque(data!).takeUnretainedValue().body(Element(owning: element))
+        }
+        let id = g_signal_connect_data(gobject, "deep-element-added", unsafeBitCast(callback, to: GCallback.self), box,
+                                       { data, _ in Unmanaged<ElementSignalHandler>.fromOpaque(data!).release() },
+                                       GConnectFlags(rawValue: 0))
+        return SignalConnection(element: self, id: id)
+    }
 }
 
 /// A connected signal handler; released or `cancel()`ed, it is disconnected (`g_signal_handler_disconnect`).

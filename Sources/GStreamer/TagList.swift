@@ -3,10 +3,10 @@ import CGLib
 
 /// A `GstTagList`; `gst_tag_list_unref` when released.
 public final class TagList {
-    public let pointer: UnsafeMutablePointer<GstTagList>
+    let pointer: UnsafeMutablePointer<GstTagList>
 
     /// Takes over one reference (a list from `gst_tag_list_copy` or a message's parse function).
-    public init(owning pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
+    init(owning pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
 
     deinit { gst_tag_list_unref(pointer) }
 

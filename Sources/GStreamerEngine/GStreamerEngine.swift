@@ -47,6 +47,7 @@ public final class GStreamerEngine: AudioEngine {
     private var busWatch: BusWatch?
     private var aboutToFinish: SignalConnection?
     private var sourceSetup: SignalConnection?
+    private var networkElementAdded: SignalConnection?
     let network: NetworkOptions
     /// The remote file the current `appsrc://` serves, shared with `source-setup`.
     let remoteSlot = LockedValue<RemoteFile?>(nil)
@@ -123,6 +124,7 @@ public final class GStreamerEngine: AudioEngine {
         sourceSetup = playbin.connect("source-setup") { source in
             Self.setUpSource(source, slot: slot, network: network)
         }
+        networkElementAdded = network.proxy.map { proxy in playbin.connectDeepElementAdded { Self.setProxy(proxy, on: $0) } }
         busWatch = playbin.bus.watch { [weak self] message in self?.handle(message) }
     }
 

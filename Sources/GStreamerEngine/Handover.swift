@@ -1,4 +1,4 @@
-import Glibc
+import Synchronization
 import PlayerCore
 
 /// What the loop thread and playbin's streaming thread share, behind one mutex.
@@ -20,20 +20,19 @@ final class Handover {
         let isSuccessor: Bool
     }
 
-    private var mutex = pthread_mutex_t()
-    private var next: Handed?
-    private var handedToPlaybin: [Handed] = []
-
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
+    private struct State {
+        var next: Handed?
+        var handedToPlaybin: [Handed] = []
+    }
+    private let state = Mutex(State())
 
     /// A new item was loaded directly (or nothing, on stop): forget the prepared and pending ones and
     /// close their remote files.
     func reset(loading item: EngineItem?) {
-        let dropped = locked { () -> [RemoteFile] in
-            let files = ([next] + handedToPlaybin).compactMap { $0?.remote }
-            next = nil
-            handedToPlaybin = item.map { [Handed(item: $0, remote: nil, isSuccessor: false)] } ?? []
+        let dropped = locked { state -> [RemoteFile] in
+            let files = ([state.next] + state.handedToPlaybin).compactMap { $0?.remote }
+            state.next = nil
+            state.handedToPlaybin = item.map { [Handed(item: $0, remote: nil, isSuccessor: false)] } ?? []
             return files
         }
         dropped.forEach { $0.close() }
@@ -41,25 +40,25 @@ final class Handover {
 
     /// The item to play after the current one; a file prepared earlier and not taken is closed.
     func prepare(_ item: EngineItem?, remote: RemoteFile?) {
-        let replaced = locked { () -> RemoteFile? in
-            defer { next = item.map { Handed(item: $0, remote: remote, isSuccessor: true) } }
-            return next?.remote
+        let replaced = locked { state -> RemoteFile? in
+            defer { state.next = item.map { Handed(item: $0, remote: remote, isSuccessor: true) } }
+            return state.next?.remote
         }
         replaced?.close()
     }
 
     /// The remote file of the prepared item, while it waits to be taken.
-    var preparedRemote: RemoteFile? { locked { next?.remote } }
+    var preparedRemote: RemoteFile? { locked { $0.next?.remote } }
 
     /// Streaming thread: takes the prepared item, if any, recording that playbin now has it. Its remote
     /// file goes along only if it can serve bytes now; otherwise it is closed (never waited for).
     func takeNext() -> Handed? {
-        let (taken, unready) = locked { () -> (Handed?, RemoteFile?) in
-            guard let prepared = next else { return (nil, nil) }
-            next = nil
+        let (taken, unready) = locked { state -> (Handed?, RemoteFile?) in
+            guard let prepared = state.next else { return (nil, nil) }
+            state.next = nil
             let usable = prepared.remote?.canServe == true
             let handed = usable ? prepared : Handed(item: prepared.item, remote: nil, isSuccessor: true)
-            handedToPlaybin.append(handed)
+            state.handedToPlaybin.append(handed)
             return (handed, usable ? nil : prepared.remote)
         }
         unready?.close()
@@ -68,20 +67,18 @@ final class Handover {
 
     /// The item whose stream has just started (the oldest handed to playbin).
     func streamStarted() -> Handed? {
-        locked { handedToPlaybin.isEmpty ? nil : handedToPlaybin.removeFirst() }
+        locked { $0.handedToPlaybin.isEmpty ? nil : $0.handedToPlaybin.removeFirst() }
     }
 
     /// The oldest item handed to playbin whose stream has not started yet.
-    var pending: EngineItem? { locked { handedToPlaybin.first?.item } }
+    var pending: EngineItem? { locked { $0.handedToPlaybin.first?.item } }
 
     /// The item handed to playbin (not started yet) that `file` serves.
     func handedItem(servedBy file: RemoteFile) -> EngineItem? {
-        locked { handedToPlaybin.first { $0.remote === file }?.item }
+        locked { $0.handedToPlaybin.first { $0.remote === file }?.item }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
+    private func locked<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { body(&$0) }
     }
 }

@@ -85,7 +85,8 @@ public final class MPRISService: PlayerObserver {
             if !tracksWithNewMetadata.contains(id) { tracksWithNewMetadata.append(id) }
             batcher.markChanged(Self.playerInterface)
         case .trackFailed(let id, let error):
-            log.warning("cannot play \(player.track(id)?.uri ?? "\(id)"): \(error)")
+            let uri = player.track(id)?.uri ?? player.lastError.flatMap { $0.track == id ? $0.uri : nil } ?? "\(id)"
+            log.warning("cannot play \(uri): \(error)")
         case .status, .state, .currentTrack, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
             batcher.markChanged(Self.playerInterface)
         }

@@ -7,7 +7,7 @@ extension MPRISService {
     func makePlayerInterface() -> InterfaceDescription {
         InterfaceDescription(name: Self.playerInterface, methods: [
             command("Next") { service, _ in service.player.next() },
-            command("Previous") { service, _ in service.previous() },
+            command("Previous") { service, _ in service.player.previousOrRestart() },
             command("Pause") { service, _ in service.player.pause() },
             command("PlayPause") { service, _ in service.player.togglePlayPause() },
             command("Stop") { service, _ in service.player.stop() },
@@ -87,14 +87,6 @@ extension MPRISService {
     /// restarts the track when there is nothing before it. playerctl refuses `previous` while this is false.
     var canGoPrevious: Bool { player.currentTrackID != nil }
 
-    func previous() {
-        guard let current = player.currentTrackID else { return }
-        if player.canGoPrevious || player.position > Player.restartThreshold {
-            player.previous()
-        } else {
-            player.setPosition(.zero, of: current)
-        }
-    }
 
     private func setLoopStatus(_ value: DBusValue) throws {
         switch value.stringValue.flatMap(ControlAPI.LoopStatus.init(rawValue:)) {

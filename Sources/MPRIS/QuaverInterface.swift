@@ -66,8 +66,8 @@ public final class QuaverInterface: PlayerObserver {
     /// `title: kind: message` of the latest failure, empty when nothing failed. Every listener on the bus
     /// gets it, and the engine's message quotes the URI: credentials are masked.
     private var lastErrorText: String {
-        guard let (id, error) = player.lastError else { return "" }
-        return PublicText.from(player.track(id).map { "\($0.title): \(error)" } ?? "\(error)")
+        guard let failure = player.lastError else { return "" }
+        return PublicText.from("\(failure.title): \(failure.error)")
     }
 
     // MARK: Methods

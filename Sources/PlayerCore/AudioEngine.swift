@@ -62,6 +62,15 @@ public struct EngineError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(kind.rawValue): \(message)" }
 }
 
+/// A track that could not be played, as it was when it failed: the track itself may be gone from the
+/// queue since (an opened file that failed is taken out again).
+public struct TrackFailure: Equatable, Sendable {
+    public let track: TrackID
+    public let uri: String
+    public let title: String
+    public let error: EngineError
+}
+
 /// Tags as the engine reads them from the stream. Empty fields are unknown.
 public struct TrackTags: Equatable, Sendable {
     public var title: String?

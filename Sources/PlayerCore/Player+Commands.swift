@@ -57,6 +57,20 @@ extension Player {
         }
     }
 
+    /// MPRIS Previous as desktops use it (CanGoPrevious is true whenever there is a current track): like
+    /// `previous`, and with nothing before the current track, that track from its start.
+    public func previousOrRestart() {
+        changing {
+            guard let current = currentTrackID else { return }
+            if position <= Player.restartThreshold, order.previous(before: current, wrap: wrapsQueue) == nil {
+                userActed()
+                restartCurrent()
+            } else {
+                previous()
+            }
+        }
+    }
+
     /// Makes a queued track current (MPRIS TrackList.GoTo), keeping Playing, Paused or Stopped;
     /// the current track itself restarts. Unknown ids do nothing.
     public func goTo(_ id: TrackID) {

@@ -76,7 +76,8 @@ extension Player: AudioEngineDelegate {
     /// Reports the failure and moves on; stops (state `.failed`) once every queued track failed in a row.
     private func failed(_ id: TrackID, _ error: EngineError) {
         guard id == loaded || preparedSinceLoad.contains(id) else { return }
-        lastError = (id, error)
+        lastError = queue.track(id).map { TrackFailure(track: $0.id, uri: $0.uri, title: $0.title, error: error) }
+            ?? TrackFailure(track: id, uri: "", title: "\(id)", error: error)
         note(.trackFailed(id, error))
         if takeBackFailedOpen(id) { return }
         if id != loaded, let current = currentTrackID, queue.contains(id) {

@@ -40,7 +40,7 @@ public final class Player {
     /// Network buffer fill of the loaded item; 100 when not buffering.
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.
-    public internal(set) var lastError: (track: TrackID, error: EngineError)?
+    public internal(set) var lastError: TrackFailure?
 
     var progress = Progress.idle
     /// Set when every track failed in a row: `state` is `.failed` until the next command.
@@ -84,6 +84,8 @@ public final class Player {
 
     /// Tracks in queue order.
     public var tracks: [Track] { queue.tracks }
+    /// Where `id` is in `tracks`, found without a search.
+    public func index(of id: TrackID) -> Int? { queue.index(of: id) }
     public func track(_ id: TrackID) -> Track? { queue.track(id) }
     public var currentTrack: Track? { currentTrackID.flatMap(queue.track) }
     public var isShuffled: Bool { order.isShuffled }

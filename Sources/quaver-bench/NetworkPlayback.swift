@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLoop
 import Foundation
 import GStreamerEngine
+import RemoteMedia
 import PlayerCore
 import TestSupport
 
@@ -45,6 +46,13 @@ struct NetworkPlayback: ParsableCommand {
         BenchRow("load at 45 s (uncached) → advancing, 256 kbit/s, s", value: load, floor: nil, format: "%.3f",
                  target: "—", ok: nil).emit()
         engine.stop()
+        for (scheme, url) in [("http", server.url("slow/long.mp3?seeks")), ("https", server.secureURL("slow/long.mp3?seeks"))] {
+            let seeks = fiveSeeks(engine, url, server)
+            BenchRow("five seeks into one \(scheme) file, 256 kbit/s link, s", value: seeks.seconds, floor: nil,
+                     format: "%.3f", target: "—", ok: nil).emit()
+            BenchRow("five seeks into one \(scheme) file, TCP connections", value: Double(seeks.connections), floor: nil,
+                     format: "%.0f", target: "—", ok: nil).emit()
+        }
         for (scheme, url) in [("http", server.url("long.mp3")), ("https", server.secureURL("long.mp3"))] {
             let bytes = try secondPlayBodyBytes(engine, url, server, size: fileSize(www.appendingPathComponent("long.mp3")))
             print("second play of a cached \(scheme) file: \(bytes.total) body bytes in \(bytes.requests) request(s)")
@@ -68,6 +76,23 @@ struct NetworkPlayback: ParsableCommand {
         engine.stop()
         let second = server.accessLog.dropFirst(before)
         return (second.map(\.bodyBytes).reduce(0, +), second.count)
+    }
+
+    /// Plays `url` from the start, then seeks to five places far apart (each far enough to open a Range
+    /// request), waiting each time until the position moves on: total time of the seeks, and the TCP
+    /// connections the server saw for the whole play (nginx `$connection`).
+    private func fiveSeeks(_ engine: GStreamerEngine, _ url: String, _ server: NginxServer) -> (seconds: Double, connections: Int) {
+        let logged = server.accessLog.count
+        _ = timeUntilAdvancing(engine, url, id: 5, from: 0)
+        let started = EventLoop.monotonicMicroseconds
+        for target in [50, 25, 40, 10, 56] {
+            engine.seek(to: .seconds(target), exact: false)
+            _ = waitUntil(timeout: 60) { (engine.position.map { $0 > .milliseconds(target * 1000 + 200) }) ?? false }
+        }
+        let seconds = Double(EventLoop.monotonicMicroseconds - started) / 1e6
+        engine.stop()
+        _ = waitUntil(timeout: 1) { false }
+        return (seconds, Set(server.accessLog.dropFirst(logged).map(\.connection)).count)
     }
 
     private func fileSize(_ url: URL) throws -> Int {

@@ -11,9 +11,11 @@ import DesktopEvents
 import EventLoop
 import Foundation
 import GStreamerEngine
+import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
+import Session
 import QuaverVersion
 import StateStore
 
@@ -127,7 +129,8 @@ final class Daemon {
                 log.error("network tracks will not be cached: \(error)")
             }
         }
-        return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds)
+        return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds,
+                     proxy: network.proxy.isEmpty ? nil : network.proxy)
     }
 
     /// [interruptions] in config.toml, key for key.

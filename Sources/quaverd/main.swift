@@ -3,8 +3,8 @@
 import ArgumentParser
 import Configuration
 import ControlAPI
-import CShims
 import DaemonLog
+import EventLoop
 import Foundation
 import Logging
 import QuaverVersion
@@ -59,12 +59,6 @@ struct Quaverd: ParsableCommand {
     }
 }
 
-// One malloc arena for every thread, set before any thread starts. glibc gives each thread that allocates
-// an arena of its own (GStreamer's streaming threads, libpulse, the discoverer, the state writer), each
-// keeping its freed pages: 1.3 MB of peak RSS while playing. The daemon allocates little and rarely at
-// once on several threads, so the shared arena's lock costs nothing measurable.
-quaver_use_one_malloc_arena()
-// Private by default: every folder the daemon creates (cache, state, artwork, media) is 0700 and every
-// file 0600, whoever creates it (Foundation, GStreamer, the state writer). Set before any thread starts.
-umask(0o077)
+ProcessSetup.useOneMallocArena()
+ProcessSetup.makeCreatedFilesPrivate()
 Quaverd.main()

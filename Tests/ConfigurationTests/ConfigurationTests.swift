@@ -61,6 +61,7 @@ final class ConfigurationTests: XCTestCase {
             cache-size-mb = 0
             retries = 100
             connect-timeout-seconds = 2.5
+            proxy = "http://127.0.0.1:3128"
             [log]
             level = "debug"
             """)
@@ -81,6 +82,7 @@ final class ConfigurationTests: XCTestCase {
         expected.network.cacheSizeMB = 0
         expected.network.retries = 100
         expected.network.connectTimeoutSeconds = 2.5
+        expected.network.proxy = "http://127.0.0.1:3128"
         expected.log.level = .debug
         XCTAssertEqual(try Configuration.load(from: url), expected)
     }
@@ -108,6 +110,10 @@ final class ConfigurationTests: XCTestCase {
              "expected one of \"off\", \"track\", \"album\", found \"auto\""),
             ("[playback]\nreplaygain-preamp-db = 20\n", "playback.replaygain-preamp-db",
              "expected a number from -15.0 to 15.0, found 20"),
+            ("[network]\nproxy = \"proxy:3128\"\n", "network.proxy",
+             "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"proxy:3128\""),
+            ("[network]\nproxy = \"file:///tmp/x\"\n", "network.proxy",
+             "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"file:///tmp/x\""),
         ]
         for (text, key, message) in cases {
             let refused = try error(text)

@@ -15,11 +15,10 @@ final class HLSTests: XCTestCase {
         try FileManager.default.createDirectory(at: hls, withIntermediateDirectories: true)
         // In-process: gst-launch-1.0 as a child of the test runner never finished here (timed out at 60 s).
         GStreamer.initialize()
-        // A pipeline (own bus) from `gst_parse_launch`; Element.parse makes a bin for linked descriptions.
-        let pipeline = Element(sinking: try XCTUnwrap(gst_parse_launch(
+        let pipeline = try Element.pipeline(
             "audiotestsrc num-buffers=430 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=2 "
             + "! lamemp3enc bitrate=64 ! mpegaudioparse ! hlssink2 location=\(hls.path)/seg%05d.ts "
-            + "playlist-location=\(hls.path)/index.m3u8 target-duration=2 max-files=0 playlist-length=0", nil)))
+            + "playlist-location=\(hls.path)/index.m3u8 target-duration=2 max-files=0 playlist-length=0")
         var done = false
         let watch = pipeline.bus.watch { message in
             switch message.kind {
@@ -37,10 +36,10 @@ final class HLSTests: XCTestCase {
         try text.write(to: playlist, atomically: true, encoding: .utf8)
     }
 
-    private func play(endList: Bool) throws -> (EventRecorder, GStreamerEngine, NetworkFixture) {
+    private func play(endList: Bool, proxy: String? = nil) throws -> (EventRecorder, GStreamerEngine, NetworkFixture) {
         let net = try NetworkFixture()
         try makeStream(in: net.server.root, endList: endList)
-        let engine = try net.engine(sink: "fakesink sync=true")
+        let engine = try net.engine(sink: "fakesink sync=true", proxy: proxy)
         let recorder = EventRecorder()
         engine.delegate = recorder
         engine.load(EngineItem(id: TrackID(1), uri: net.server.url("hls/index.m3u8")), at: .zero, playing: true)
@@ -73,5 +72,19 @@ final class HLSTests: XCTestCase {
         XCTAssertFalse(recorder.events.contains { if case .duration(_, .some) = $0 { return true } else { return false } },
                        "\(recorder.events.filter { if case .buffering = $0 { return false } else { return true } })")
         engine.stop()
+    }
+
+    /// One proxy setting covers both sources: HLS through playbin's own (souphttpsrc `proxy`, set in
+    /// source-setup) and a cached file through RemoteMedia.
+    func testTheProxySettingCoversHLSAndCachedFiles() throws {
+        let proxy = try TestServer("proxy")
+        let (_, engine, net) = try play(endList: true, proxy: "http://127.0.0.1:\(proxy.port)")
+        engine.stop()
+        XCTAssertTrue(proxy.proxiedURLs.contains(net.server.url("hls/index.m3u8")), "\(proxy.proxiedURLs)")
+        XCTAssertTrue(proxy.proxiedURLs.contains { $0.hasSuffix(".ts") }, "segments bypassed the proxy: \(proxy.proxiedURLs)")
+
+        let file = net.server.url("short.mp3")
+        net.playToEndCached(engine, file, id: 2, size: net.size(of: "short.mp3"))
+        XCTAssertTrue(proxy.proxiedURLs.contains(file), "\(proxy.proxiedURLs)")
     }
 }

@@ -4,9 +4,9 @@ import PlayerCore
 import TestSupport
 import XCTest
 
-/// https through our own client (OpenSSL), into the cache like http; redirects followed, the cache keyed
-/// by the URL that was queued. nginx serves both schemes with a certificate made for the test, trusted
-/// through `SSL_CERT_FILE` (what OpenSSL's default verify paths read) only where a test says so.
+/// https through RemoteMedia (libcurl), into the cache like http; redirects followed, the cache keyed
+/// by the URL that was queued (without credentials). nginx serves both schemes with a certificate made for
+/// the test, trusted through `SSL_CERT_FILE` only where a test says so.
 final class HTTPSAndRedirectTests: XCTestCase {
     override func tearDown() {
         unsetenv("SSL_CERT_FILE")
@@ -31,7 +31,7 @@ final class HTTPSAndRedirectTests: XCTestCase {
         XCTAssertEqual(second.map(\.bodyBytes), [0], "\(second)")
     }
 
-    /// An untrusted certificate is a failure with OpenSSL's reason, at once: retrying cannot help.
+    /// An untrusted certificate is a failure with the TLS library's reason, at once: retrying cannot help.
     func testAnUntrustedCertificateFailsWithItsReasonWithoutRetries() throws {
         let net = try NetworkFixture()
         let engine = try net.engine(retries: 3, retryDelay: 2)
@@ -66,8 +66,10 @@ final class HTTPSAndRedirectTests: XCTestCase {
         engine.stop()
         XCTAssertEqual(net.server.accessLog.map(\.status), [200], "\(net.server.accessLog)")
 
+        // Another URL than the one played: the cache names files by their URL without credentials, so
+        // the same URL without them would be served from the copy just made.
         let started = Date()
-        let refused = play(engine, net.server.url("private/short.mp3"), id: 2).waitForFailure(timeout: 10)
+        let refused = play(engine, net.server.url("private/short.mp3?anonymous"), id: 2).waitForFailure(timeout: 10)
         XCTAssertEqual(refused?.kind, .unreadable)
         XCTAssertTrue(refused?.message.contains("401") == true, refused?.message ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(started), 2, "a retry waited 2 s")
@@ -92,5 +94,16 @@ final class HTTPSAndRedirectTests: XCTestCase {
         XCTAssertEqual(resumed.map(\.status), [302, 206], "\(resumed)")
         XCTAssertTrue(resumed.allSatisfy { $0.range?.hasPrefix("bytes=\(resumeAt)-") == true },
                       "the Range goes along to the new location: \(resumed)")
+    }
+
+    /// A server that speaks HTTP/2 only (ALPN h2, nothing else: our own, on python3-h2) plays and is cached.
+    func testAServerSpeakingOnlyHTTP2OverTLSPlays() throws {
+        let net = try NetworkFixture()
+        let key = net.server.certificate.deletingLastPathComponent().appendingPathComponent("key.pem")
+        let server = try TestServer("h2only", arguments: [net.files.path, net.server.certificate.path, key.path])
+        setenv("SSL_CERT_FILE", net.server.certificate.path, 1)
+        let url = "https://127.0.0.1:\(server.port)/short.mp3"
+        net.playToEndCached(try net.engine(), url, size: net.size(of: "short.mp3"))
+        XCTAssertEqual(server.requestLog.first, "/short.mp3 -", "\(server.requestLog)")
     }
 }

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import GStreamerEngine
+import RemoteMedia
 import PlayerCore
 import TestSupport
 import XCTest
@@ -29,9 +30,9 @@ final class NetworkFixture {
     }
 
     func engine(sink: String = "fakesink sync=false", retries: Int = 3, retryDelay: Double = 0.2,
-                cached: Bool = true) throws -> GStreamerEngine {
+                cached: Bool = true, proxy: String? = nil) throws -> GStreamerEngine {
         let network = GStreamerEngine.NetworkOptions(cache: cached ? cache : nil, retries: retries,
-                                                     connectTimeout: 3, retryDelay: retryDelay)
+                                                     connectTimeout: 3, retryDelay: retryDelay, proxy: proxy)
         return try GStreamerEngine(configuration: .init(sink: sink, applicationName: "Quaver tests", network: network))
     }
 

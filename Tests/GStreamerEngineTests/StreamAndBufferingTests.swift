@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import GStreamerEngine
+import RemoteMedia
 import PlayerCore
 import TestSupport
 import XCTest

@@ -54,6 +54,20 @@ final class NavigationTests: PlayerTestCase {
         XCTAssertEqual(engine.commands, [])
     }
 
+    /// What MPRIS Previous does: with nothing before the current track, that track from its start.
+    func testPreviousOrRestartRestartsTheFirstTrackAndOtherwiseGoesBack() {
+        let ids = startPlaying(2)
+        engine.elapse(.seconds(1))
+        player.previousOrRestart()
+        XCTAssertEqual(player.currentTrackID, ids[0])
+        XCTAssertEqual(engine.commands, [.seek(.zero, exact: true)])
+        player.next()
+        settle()
+        forgetHistory()
+        player.previousOrRestart()
+        XCTAssertEqual(player.currentTrackID, ids[0], "within 3 s: the track before")
+    }
+
     func testNextAndPreviousWrapWhenLoopingQueue() {
         let ids = queue(3)
         player.setLoopMode(.playlist)

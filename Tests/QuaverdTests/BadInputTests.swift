@@ -80,7 +80,7 @@ final class BadInputTests: XCTestCase {
     func testUnknownTrackIdsDoNothing() throws {
         try daemon.call("Play")
         daemon.waitUntil("seekable") { (try? daemon.get("CanSeek").boolValue) == true }
-        for path in ["/org/quaver/Track/999", "/org/mpris/MediaPlayer2/TrackList/NoTrack", "/elsewhere/1"] {
+        for path in ["/org/quaver/Track/999", ControlAPI.TrackPath.noTrack, "/elsewhere/1"] {
             try daemon.call("SetPosition", [.objectPath(try ObjectPath(path)), .int64(20_000_000)])
             try daemon.call("GoTo", [.objectPath(try ObjectPath(path))], on: ControlAPI.trackListInterface)
             try daemon.call("RemoveTrack", [.objectPath(try ObjectPath(path))], on: ControlAPI.trackListInterface)
@@ -110,7 +110,7 @@ final class BadInputTests: XCTestCase {
         assertError("NotSupported") { try daemon.call("OpenUri", [.string("x" + String(repeating: "b", count: 1 << 20) + "://")]) }
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string("")]) }
         assertError("FileNotFound") {
-            try daemon.call("AddTrack", [.string(Media.uri(fixtures.missing)), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"),
+            try daemon.call("AddTrack", [.string(Media.uri(fixtures.missing)), .objectPath(ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)),
                                          .boolean(true)], on: ControlAPI.trackListInterface)
         }
         daemon.assertIntact(tracks: queue)
@@ -125,7 +125,7 @@ final class BadInputTests: XCTestCase {
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string(Media.uri(fixtures.randomBytes))]) }
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string("file:///etc/passwd")]) }
         assertError("InvalidArgs") {
-            try daemon.call("AddTrack", [.string(Media.uri(fixtures.text)), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"),
+            try daemon.call("AddTrack", [.string(Media.uri(fixtures.text)), .objectPath(ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)),
                                          .boolean(true)], on: ControlAPI.trackListInterface)
         }
         XCTAssertEqual(daemon.currentTrack, queue[0])

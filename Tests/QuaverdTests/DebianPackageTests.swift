@@ -108,7 +108,7 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(object?["state"] as? String, "stopped", status)
         let reply = try client.call(destination: ControlAPI.busName, path: RunningDaemon.path,
                                     interface: ControlAPI.propertiesInterface, method: "Get",
-                                    arguments: [.string("org.quaver.Quaver1"), .string("Version")])
+                                    arguments: [.string(ControlAPI.quaverInterface), .string("Version")])
         XCTAssertEqual(reply.first?.unwrapped.stringValue, version)
     }
 }

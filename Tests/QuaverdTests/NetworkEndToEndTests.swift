@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -53,13 +54,48 @@ final class NetworkEndToEndTests: XCTestCase {
         let daemon = try RunningDaemon([try Media.fixtures().flac.path])
         try daemon.playerctl("open", server.secureURL("song.mp3"))
         daemon.waitUntil("LastError set") {
-            ((try? daemon.get("LastError", "org.quaver.Quaver1").stringValue) ?? "").contains("certificate")
+            ((try? daemon.get("LastError", ControlAPI.quaverInterface).stringValue) ?? "").contains("certificate")
         }
-        let error = try daemon.get("LastError", "org.quaver.Quaver1").stringValue ?? ""
+        let error = try daemon.get("LastError", ControlAPI.quaverInterface).stringValue ?? ""
         XCTAssertTrue(error.contains("network: ") && error.contains(server.secureURL("song.mp3")), error)
         // An opened track that cannot play at all is taken out again: the queue is as it was.
         daemon.waitUntil("taken out again") { daemon.tracks == ["/org/quaver/Track/1"] }
         daemon.assertIntact(tracks: ["/org/quaver/Track/1"])
         XCTAssertTrue(server.accessLog.isEmpty, "\(server.accessLog)")
+    }
+
+    /// Garbage from a server (our hostile test server): each track fails with a clear error (log line and
+    /// LastError) within the configured timeout (1 s, 1 retry), the daemon answers throughout, and the
+    /// cache holds only the file's real bytes (byte i is i % 251; holes of a sparse file read as 0).
+    func testAHostileServerFailsTracksClearlyAndTheDaemonGoesOn() throws {
+        let hostile = try TestServer("hostile")
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let config = home.url.appendingPathComponent("config/quaver")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try "[network]\nretries = 1\nconnect-timeout-seconds = 1\n"
+            .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon([try Media.fixtures().flac.path], home: home)
+        let cases = [("stalled-body", "timed out"), ("to-file", "file"), ("gzip-bomb", "Content-Encoding"),
+                     ("redirect-chain/0", "redirect"), ("wrong-range", "Content-Range")]
+        // Each failure is logged as it happens; LastError holds the latest, which may be an earlier URL
+        // failing again as the queue goes on through the failing items.
+        for (path, words) in cases {
+            let url = hostile.url(path)
+            let started = Date()
+            try daemon.playerctl("open", url)
+            daemon.waitUntil("the failure of \(path) logged") { daemon.process.standardError.contains("cannot play \(url): ") }
+            let line = daemon.process.standardError.split(separator: "\n").first { $0.contains("cannot play \(url): ") } ?? ""
+            XCTAssertLessThan(Date().timeIntervalSince(started), 7, String(line))
+            XCTAssertTrue(line.contains("network: \(url): ") && line.lowercased().contains(words.lowercased()), String(line))
+            XCTAssertTrue(daemon.process.isRunning, daemon.process.standardError)
+            XCTAssertEqual((try? daemon.getAll())?.isEmpty, false, "GetAll(Player) failed after \(path)")
+        }
+        let lastError = try daemon.get("LastError", ControlAPI.quaverInterface).stringValue ?? ""
+        XCTAssertTrue(lastError.contains("network: http://127.0.0.1:\(hostile.port)/"), lastError)
+        let media = home.url.appendingPathComponent("cache/quaver/media")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: media.path))?.filter({ $0.hasSuffix(".data") }) ?? [] {
+            let bytes = [UInt8](try Data(contentsOf: media.appendingPathComponent(name)))
+            XCTAssertNil(bytes.indices.first { bytes[$0] != 0 && bytes[$0] != UInt8($0 % 251) }, "\(name) holds bytes not of the file")
+        }
     }
 }

@@ -83,7 +83,7 @@ public final class NginxServer {
         events { worker_connections 64; }
         http {
             types { audio/mpeg mp3; audio/flac flac; application/vnd.apple.mpegurl m3u8; video/mp2t ts; }
-            log_format quaver '$request|$status|$body_bytes_sent|$http_range|$scheme|$http_user_agent';
+            log_format quaver '$request|$status|$body_bytes_sent|$http_range|$scheme|$http_user_agent|$connection';
             access_log \(prefix.path)/logs/access.log quaver;
             client_body_temp_path \(prefix.path)/body;
             proxy_temp_path \(prefix.path)/proxy;
@@ -92,7 +92,7 @@ public final class NginxServer {
             scgi_temp_path \(prefix.path)/scgi;
             server {
                 listen 127.0.0.1:\(port);
-                listen 127.0.0.1:\(tlsPort) ssl;
+                listen 127.0.0.1:\(tlsPort) ssl http2;
                 ssl_certificate \(certificate.path);
                 ssl_certificate_key \(prefix.path)/key.pem;
                 root \(root.path);
@@ -156,16 +156,20 @@ public struct AccessLogEntry: CustomStringConvertible {
     public let scheme: String
     /// `Quaver` for our own client, `GStreamer souphttpsrc …` for playbin's.
     public let userAgent: String
+    /// nginx's serial number of the TCP connection that carried the request (`$connection`).
+    public let connection: Int
 
     init?(_ line: Substring) {
         let fields = line.split(separator: "|", omittingEmptySubsequences: false)
-        guard fields.count == 6, let status = Int(fields[1]), let bytes = Int(fields[2]) else { return nil }
+        guard fields.count == 7, let status = Int(fields[1]), let bytes = Int(fields[2]),
+              let connection = Int(fields[6]) else { return nil }
         request = String(fields[0])
         self.status = status
         bodyBytes = bytes
         range = fields[3] == "-" ? nil : String(fields[3])
         scheme = String(fields[4])
         userAgent = String(fields[5])
+        self.connection = connection
     }
 
     public var description: String { "\(request) \(status) \(bodyBytes) \(range ?? "-") \(scheme) \(userAgent)" }

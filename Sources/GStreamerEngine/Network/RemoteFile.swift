@@ -1,264 +1,73 @@
-import Foundation
 import GStreamer
 import PlayerCore
+import RemoteMedia
 
 /// What a remote file tells the engine; sent from its download thread (the engine posts it to the loop).
 enum RemoteFileEvent: Equatable {
     /// The length is known and bytes are coming: play `appsrc://` and `attach` the source.
     case ready(size: UInt64)
-    /// No length, Shoutcast/Icecast headers or a playlist: not cacheable, let playbin's own source play it.
+    /// Not cacheable (a stream or playlist): let playbin's own source play it.
     case live
-    /// Bytes ahead of the read position, in percent of what playing needs to go on (100: enough).
     case buffering(Int)
     /// Every byte is on disk: the next item's download may begin.
     case complete
-    /// Retries are used up.
     case failed(EngineError.Kind, String)
 }
 
-/// A remote file played from the cache while a download thread fills it (play-while-downloading).
-///
-///   download thread ── HTTP GET, Range from the first missing byte ──▶ CacheEntry (sparse file + sidecar)
-///   appsrc (random access, streaming threads) ◀── push ── seekData / needData ── served from the entry
-///
-/// Nothing here waits for the loop thread. appsrc's callbacks never block: a read that the entry cannot
-/// serve yet is remembered and pushed by the download thread when its bytes arrive, and a seek to a part
-/// far from the download cuts the request short and starts a new one there (Range).
-/// Every field below `lock` is guarded by it.
+/// A cached remote file as playbin reads it: a RemoteMedia download served to an `appsrc` in random-access
+/// mode (`appsrc://` + `source-setup`).
 final class RemoteFile {
-    let url: String
-    private let cache: MediaCache
-    let options: GStreamerEngine.NetworkOptions
-    let report: (RemoteFile, RemoteFileEvent) -> Void
-    let lock = NSCondition()
+    private let download: RemoteDownload
 
-    var entry: CacheEntry?
-    var source: AppSource?
-    var started = false
-    var closed = false
-    var failed = false
-    /// Set when a revalidation found a newer version, or the URL is a live stream: the entry is
-    /// dropped once closed.
-    var discardOnClose = false
-    var connection: HTTPConnection?
-    var readySent = false
-    /// appsrc's read position, and the length it waits for there, if it waits.
-    var readOffset: UInt64 = 0
-    var wanted: Int?
-    /// Where the current request writes, and where a seek asked the next one to start.
-    var downloadOffset: UInt64 = 0
-    var restartAt: UInt64?
-    var starving = false
-    var reportedPercent = 100
-    var bytesPerSecond = 32_000.0
-    var bytesSinceSave = 0
-
-    static let bufferSeconds = 2.0
-    /// A seek this far past the download waits for it rather than opening a new request.
-    /// How baseparse (MP3, AAC, FLAC parsers) seeks in pull mode (gstbaseparse.c, traced on 1.22):
-    /// a target more than 20 s (TARGET_DIFFERENCE) past the last frame it parsed, without ACCURATE,
-    /// goes straight to its byte estimate (time × bitrate): we open a Range request there and it
-    /// reads one 64 KiB chunk, 2 s at 256 kbit/s. A nearer target, or any ACCURATE seek, is reached
-    /// by parsing every byte from that frame on: going on with the linear download is then optimal.
-    static let nearAhead: UInt64 = 16 * 1024
-
-    init(url: String, cache: MediaCache, options: GStreamerEngine.NetworkOptions,
-         report: @escaping (RemoteFile, RemoteFileEvent) -> Void) {
-        self.url = url
-        self.cache = cache
-        self.options = options
-        self.report = report
-    }
-
-    /// URLs the cache handles: http and https files. Playlists and HLS (`.m3u8`) are played by
-    /// playbin's own source.
-    static func isCacheable(_ uri: String) -> Bool {
-        guard let parts = URLComponents(string: uri), ["http", "https"].contains(parts.scheme?.lowercased()) else {
-            return false
+    init(url: String, cache: MediaCache, options: DownloadOptions, report: @escaping (RemoteFile, RemoteFileEvent) -> Void) {
+        var owner: (() -> RemoteFile?) = { nil }
+        download = RemoteDownload(url: url, cache: cache, options: options) { _, event in
+            guard let file = owner() else { return }
+            report(file, RemoteFileEvent(event))
         }
-        let path = parts.path.lowercased()
-        return ![".m3u8", ".m3u", ".pls"].contains { path.hasSuffix($0) }
+        owner = { [weak self] in self }
     }
 
-    /// Starts the download thread (once; later calls do nothing).
-    func start() {
-        guard lock.withLock({ () -> Bool in defer { started = true }; return !started }) else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "quaver-download"
-        thread.start()
-    }
+    static func isCacheable(_ uri: String) -> Bool { RemoteDownload.isCacheable(uri) }
 
-    /// Stops the download soon (a blocked read is woken); the thread saves the entry as it leaves.
-    func close() {
-        lock.withLock {
-            closed = true
-            source = nil
-            connection?.cancel()
-            lock.broadcast()
-        }
-    }
-
-    /// Whether an `appsrc` attached now would get bytes: the length is known and nothing has failed.
-    var canServe: Bool { lock.withLock { readySent && !failed && !closed } }
-
-    /// Whether every byte is on disk.
-    var isComplete: Bool { lock.withLock { entry?.isComplete ?? false } }
-
-    /// Playback length, once playbin knows it: how many bytes make `bufferSeconds` of sound.
-    func setDuration(_ duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        lock.withLock {
-            guard seconds > 0, let length = entry?.length else { return }
-            bytesPerSecond = Double(length) / seconds
-        }
-    }
+    func start() { download.start() }
+    func close() { download.close() }
+    var canServe: Bool { download.canServe }
+    var isComplete: Bool { download.isComplete }
+    func setDuration(_ duration: Duration) { download.setDuration(duration) }
 
     /// Called from playbin's `source-setup` with the `appsrc` made for `appsrc://`.
     func attach(_ appSource: AppSource) {
-        lock.withLock {
-            guard !closed, let length = entry?.length else { return }
+        download.attach(appSource) { [download] length in
             appSource.configureRandomAccess(size: length)
             appSource.setCallbacks(AppSourceHandler(
-                needData: { [weak self] length in self?.needData(length) },
-                seekData: { [weak self] offset in self?.seekData(offset) ?? false }))
-            source = appSource
-            readOffset = 0
-            wanted = nil
+                needData: { [weak download] length in download?.needData(length) },
+                seekData: { [weak download] offset in download?.seekData(offset) ?? false }))
         }
     }
+}
 
-    // MARK: appsrc callbacks (streaming threads)
+extension AppSource: ByteSink {}
 
-    private func needData(_ length: Int) {
-        lock.withLock {
-            wanted = length
-            serveWanted()
-            if wanted != nil, !starving {
-                starving = true
-                reportedPercent = 100
-                updateBuffering()
-            }
+private extension RemoteFileEvent {
+    init(_ event: RemoteDownloadEvent) {
+        switch event {
+        case .ready(let size): self = .ready(size: size)
+        case .live: self = .live
+        case .buffering(let percent): self = .buffering(percent)
+        case .complete: self = .complete
+        case .failed(let kind, let text): self = .failed(EngineError.Kind(kind), text)
         }
     }
+}
 
-    private func seekData(_ offset: UInt64) -> Bool {
-        lock.withLock { () -> Bool in
-            readOffset = offset
-            wanted = nil
-            guard let entry, entry.present.availableEnd(from: offset) == offset, offset < entry.length ?? 0 else {
-                return true
-            }
-            let downloadWillReach = connection != nil && offset >= downloadOffset
-                && offset < downloadOffset + Self.nearAhead
-            if !downloadWillReach {
-                restartAt = offset
-                connection?.cancel()
-            }
-            return true
+private extension EngineError.Kind {
+    init(_ kind: RemoteFailureKind) {
+        switch kind {
+        case .network: self = .network
+        case .notFound: self = .notFound
+        case .unreadable: self = .unreadable
+        case .other: self = .other
         }
-    }
-
-    // MARK: Serving (under lock)
-
-    /// Pushes the bytes appsrc waits for, if they are all there; EOS at the end of the file.
-    func serveWanted() {
-        guard let length = wanted, let source, let entry, let total = entry.length else { return }
-        guard readOffset < total else {
-            wanted = nil
-            source.endOfStream()
-            return
-        }
-        let end = min(readOffset + UInt64(length), total)
-        guard entry.present.covers(readOffset..<end) else { return }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(end - readOffset), alignment: 8)
-        defer { buffer.deallocate() }
-        let count = entry.read(into: buffer, at: readOffset)
-        readOffset += UInt64(count)
-        wanted = nil
-        source.push(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-    }
-
-    /// While appsrc starves: how much of `bufferSeconds` is there ahead of it, reported in 10 % steps,
-    /// and 100 once playing can go on (or the rest of the file is there).
-    func updateBuffering() {
-        guard starving, let entry, let total = entry.length else { return }
-        let ahead = entry.present.availableEnd(from: readOffset) - readOffset
-        let target = max(1, min(total - min(readOffset, total), UInt64(bytesPerSecond * Self.bufferSeconds)))
-        let percent = Int(min(100, ahead * 100 / target))
-        if percent >= 100 {
-            starving = false
-        } else if percent / 10 == reportedPercent / 10 {
-            return
-        }
-        reportedPercent = percent
-        report(self, .buffering(percent))
-    }
-
-    // MARK: Download thread
-
-    private func run() {
-        defer { finish() }
-        do {
-            let opened = try cache.entry(for: url)
-            let complete = lock.withLock { () -> Bool in
-                entry = opened
-                readySent = opened.isComplete
-                return readySent
-            }
-            if complete {
-                report(self, .ready(size: opened.length!))
-                report(self, .complete)
-                revalidate(opened)
-                return
-            }
-        } catch {
-            fail(.other, "\(url): cache: \(error)")
-            return
-        }
-        download()
-    }
-
-    private func finish() {
-        lock.withLock {
-            guard let entry else { return }
-            if discardOnClose { entry.discard() } else { cache.release(entry) }
-        }
-    }
-
-    /// Fetches missing ranges until the file is complete or closed, retrying failures with a doubling
-    /// delay; bytes received reset the count of failures in a row.
-    private func download() {
-        var failures = 0
-        while let request = lock.withLock({ nextRequest() }) {
-            do {
-                if try fetch(request) { failures = 0 }
-            } catch let failure as RemoteFailure {
-                if failure.receivedBytes { failures = 0 }
-                failures += 1
-                guard failures <= options.retries, !failure.isFinal else {
-                    fail(failure.kind, "\(url): \(failure.text)" + (failures > 1 ? " (after \(failures - 1) retries)" : ""))
-                    return
-                }
-                let delay = options.retryDelay * pow(2, Double(failures - 1))
-                lock.withLock { _ = closed || lock.wait(until: Date().addingTimeInterval(delay)) }
-            } catch {
-                fail(.other, "\(url): cache: \(error)")
-                return
-            }
-        }
-    }
-
-    private func fail(_ kind: EngineError.Kind, _ text: String) {
-        lock.withLock { failed = true }
-        report(self, .failed(kind, text))
-    }
-
-    /// The next range to fetch, from where appsrc reads (or a seek asked); `nil` when done or closed.
-    private func nextRequest() -> FetchRequest? {
-        guard !closed, let entry else { return nil }
-        guard let length = entry.length else { return FetchRequest(range: nil) }
-        let from = restartAt ?? readOffset
-        restartAt = nil
-        return entry.present.firstGap(from: from, length: length).map { FetchRequest(range: $0) }
     }
 }

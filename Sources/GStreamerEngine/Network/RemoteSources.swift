@@ -2,6 +2,7 @@ import EventLoop
 import Foundation
 import GStreamer
 import PlayerCore
+import RemoteMedia
 
 extension GStreamerEngine {
     /// How remote items are fetched.
@@ -15,12 +16,21 @@ extension GStreamerEngine {
         public var connectTimeout: Double
         /// Delay before the first retry; it doubles with each failure in a row.
         public var retryDelay: Double
+        /// A proxy for every network source, cached or not (config `network.proxy`); `nil` leaves it to
+        /// the `http_proxy`, `https_proxy` and `no_proxy` variables, which both sources read.
+        public var proxy: String?
 
-        public init(cache: MediaCache? = nil, retries: Int = 3, connectTimeout: Double = 10, retryDelay: Double = 0.5) {
+        public init(cache: MediaCache? = nil, retries: Int = 3, connectTimeout: Double = 10, retryDelay: Double = 0.5,
+                    proxy: String? = nil) {
             self.cache = cache
             self.retries = retries
             self.connectTimeout = connectTimeout
             self.retryDelay = retryDelay
+            self.proxy = proxy
+        }
+
+        var download: DownloadOptions {
+            DownloadOptions(retries: retries, timeout: connectTimeout, retryDelay: retryDelay, proxy: proxy)
         }
     }
 
@@ -39,7 +49,7 @@ extension GStreamerEngine {
     /// A cached remote file for `item` if the cache handles its URI; its events reach the loop thread.
     func remoteFile(for item: EngineItem) -> RemoteFile? {
         guard let cache = network.cache, RemoteFile.isCacheable(item.uri) else { return nil }
-        return RemoteFile(url: item.uri, cache: cache, options: network) { [weak self] file, event in
+        return RemoteFile(url: item.uri, cache: cache, options: network.download) { [weak self] file, event in
             EventLoop.main.post { self?.remoteFileReported(event, from: file) }
         }
     }
@@ -104,23 +114,18 @@ extension GStreamerEngine {
         if source.hasProperty("timeout") { source.set("timeout", "\(Int(network.connectTimeout.rounded(.up)))") }
     }
 
+    /// playbin's `deep-element-added` (any thread), connected when a proxy is configured: every network
+    /// source inside playbin uses it — its own source, and those hlsdemux makes for each fragment, which
+    /// `source-setup` never sees (souphttpsrc and rtspsrc `proxy`).
+    static func setProxy(_ proxy: String, on element: Element) {
+        if element.hasProperty("proxy") { element.set("proxy", proxy) }
+    }
+
     /// Live streams have no length and cannot be seeked; say so once, as the contract asks.
     func reportLiveStreamInfo() {
         guard let current, sentSeekable == nil else { return }
         sentSeekable = false
         emit(.duration(current.id, nil))
         emit(.seekable(current.id, false))
-    }
-}
-
-/// A value shared with streaming threads, behind a lock.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import Glibc
 
 /// Remote files kept on disk while they play, so that they resume and replay without the network.
-/// Entries are named by a hash of their URL (`CacheEntry`); the total of present bytes is kept under
+/// Entries are named by a hash of their URL without credentials (`CacheEntry`); the total of present bytes is kept under
 /// `capacityBytes` by removing the least recently played entries that no stream has open.
 public final class MediaCache: @unchecked Sendable {
     public let directory: URL
@@ -9,26 +10,31 @@ public final class MediaCache: @unchecked Sendable {
     private let lock = NSLock()
     private var open: Set<String> = []
 
-    /// Creates `directory` if needed, e.g. `$XDG_CACHE_HOME/quaver/media`.
+    /// Creates `directory` if needed, e.g. `$XDG_CACHE_HOME/quaver/media`, private to the user (0700,
+    /// tightened if it exists with wider modes: it holds what the user listens to).
     public init(directory: URL, capacityBytes: UInt64) throws {
         self.directory = directory
         self.capacityBytes = capacityBytes
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        chmod(directory.path, 0o700)
     }
 
     /// The data file of `url`, for tests and tools.
     public func dataFile(for url: String) -> URL {
-        directory.appendingPathComponent(CacheEntry.key(for: url) + ".data")
+        directory.appendingPathComponent(CacheEntry.key(for: RemoteURL.withoutCredentials(url)) + ".data")
     }
 
     /// The sidecar of `url`, for tests and tools.
     public func sidecarFile(for url: String) -> URL {
-        directory.appendingPathComponent(CacheEntry.key(for: url) + ".json")
+        directory.appendingPathComponent(CacheEntry.key(for: RemoteURL.withoutCredentials(url)) + ".json")
     }
 
+    /// The entry of `url`, named and recorded without its credentials.
     func entry(for url: String) throws -> CacheEntry {
-        lock.withLock { _ = open.insert(url) }
-        return try CacheEntry(url: url, directory: directory)
+        let key = RemoteURL.withoutCredentials(url)
+        lock.withLock { _ = open.insert(key) }
+        return try CacheEntry(url: key, directory: directory)
     }
 
     /// Saves the entry and, now that it is closed, makes room.

@@ -8,7 +8,7 @@ import StateStore
 /// and `saveNow()` writes everything at once (exit, system suspend).
 ///
 /// The position ticker runs only while playing, so a paused or stopped daemon has no timer at all.
-final class SessionRecorder: PlayerObserver {
+public final class SessionRecorder: PlayerObserver {
     /// How often the position is marked while playing; with the saver's one-second coalescing, a
     /// `kill -9` loses at most about two seconds of position.
     static let positionInterval = 1.0
@@ -21,7 +21,7 @@ final class SessionRecorder: PlayerObserver {
     /// The queue as saved, kept between queue changes; `nil` once the queue or a track's tags changed.
     private var savedQueue: [SavedTrack]?
 
-    init(player: Player, file: StateFile, log: Logger) {
+    public init(player: Player, file: StateFile, log: Logger) {
         self.player = player
         self.file = file
         self.log = log
@@ -33,7 +33,7 @@ final class SessionRecorder: PlayerObserver {
 
     /// Loads the saved session into the player. An unusable file has been set aside by `StateFile.load`:
     /// the log says where, and the player starts empty.
-    func restore(resumePaused: Bool) {
+    public func restore(resumePaused: Bool) {
         let loaded = file.load()
         if let warning = loaded.warning { log.warning("\(warning)") }
         guard let state = loaded.state else { return }
@@ -42,7 +42,7 @@ final class SessionRecorder: PlayerObserver {
     }
 
     /// Writes the state now and waits until it is on disk (before exit or system suspend). Failures are logged.
-    func saveNow() {
+    public func saveNow() {
         do {
             try saver?.flushNow()
         } catch {
@@ -51,7 +51,7 @@ final class SessionRecorder: PlayerObserver {
     }
 
     /// Saves a last time and stops recording, so the shutdown's own Stop is not written over the session.
-    func finish() {
+    public func finish() {
         saveNow()
         player.removeObserver(self)
         positionTicker?.cancel()
@@ -59,7 +59,7 @@ final class SessionRecorder: PlayerObserver {
         saver = nil
     }
 
-    func playerDidChange(_ change: PlayerChange) {
+    public func playerDidChange(_ change: PlayerChange) {
         switch change {
         case .metadata(let id):
             guard savedFormChanged(id) else { return }
@@ -93,10 +93,9 @@ final class SessionRecorder: PlayerObserver {
     /// playing track's tags again, in more detail than the state keeps (cover image bytes, nanoseconds),
     /// and the whole queue need not be written for that.
     private func savedFormChanged(_ id: TrackID) -> Bool {
-        let tracks = player.tracks
-        guard let saved = savedQueue, saved.count == tracks.count,
-              let index = tracks.firstIndex(where: { $0.id == id }) else { return true }
-        return SavedTrack(tracks[index]) != saved[index]
+        guard let saved = savedQueue, saved.count == player.tracks.count, let index = player.index(of: id),
+              let track = player.track(id) else { return true }
+        return SavedTrack(track) != saved[index]
     }
 
     private func snapshot() -> SavedState {

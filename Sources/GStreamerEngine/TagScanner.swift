@@ -3,18 +3,18 @@ import PlayerCore
 
 /// Reads the tags of newly queued local files in the background (TagReader) and hands them to the
 /// player, so clients see titles and lengths for the whole queue, not only for tracks already played.
-final class TagScanner: PlayerObserver {
+public final class TagScanner: PlayerObserver {
     private let player: Player
     private let reader: TagReader
 
-    init(player: Player, reader: TagReader) {
+    public init(player: Player, reader: TagReader) {
         self.player = player
         self.reader = reader
         reader.onRead = { [weak player] id, tags, length in player?.updateTags(id, tags, duration: length) }
         player.addObserver(self)
     }
 
-    func playerDidChange(_ change: PlayerChange) {
+    public func playerDidChange(_ change: PlayerChange) {
         switch change {
         case .tracksAdded(let ids, _):
             scan(added(ids))

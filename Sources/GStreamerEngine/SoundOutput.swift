@@ -2,14 +2,14 @@ import GStreamer
 import Logging
 
 /// Picks the sink the engine plays into.
-enum SoundOutput {
+public enum SoundOutput {
     /// Silent, but clocked like a sound card, so the position still advances and clients see a playing player.
-    static let fallback = "fakesink sync=true"
+    public static let fallback = "fakesink sync=true"
 
     /// `requested`, unless it cannot open: then the log says so plainly and the daemon runs on `fallback`.
     /// pulsesink connects to the sound server when it goes to READY and fails there when none is reachable
     /// (docs/platform.md, "GStreamer behaviour": it fails loudly, unlike autoaudiosink).
-    static func choose(_ requested: String, log: Logger) -> String {
+    public static func choose(_ requested: String, log: Logger) -> String {
         GStreamer.initialize()
         guard let sink = try? Element.parse(requested) else { return requested }  // the engine reports the parse error
         defer { sink.setState(.null) }

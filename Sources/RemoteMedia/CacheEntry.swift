@@ -3,6 +3,7 @@ import Glibc
 
 /// What the cache knows about one remote file, kept as JSON next to its bytes.
 struct CacheSidecar: Codable, Equatable {
+    /// The URL without credentials (`RemoteURL.withoutCredentials`): the sidecar never holds a password.
     var url: String
     var etag: String?
     var lastModified: String?
@@ -23,7 +24,8 @@ final class CacheEntry {
     private(set) var sidecar: CacheSidecar
     private let fd: Int32
 
-    /// Opens the files of `url` in `directory`; an entry that fails `isConsistent` starts over empty.
+    /// Opens the files of `url` (credentials already stripped) in `directory`, private to the user (0600);
+    /// an entry that fails `isConsistent` starts over empty.
     init(url: String, directory: URL) throws {
         let name = Self.key(for: url)
         dataURL = directory.appendingPathComponent(name + ".data")
@@ -32,8 +34,9 @@ final class CacheEntry {
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: dataURL.path)[.size] as? UInt64) ?? nil
         let keep = saved.map { Self.isConsistent($0, url: url, fileSize: fileSize ?? 0) } ?? false
         sidecar = keep ? saved! : CacheSidecar(url: url, lastUsed: 0)
-        fd = open(dataURL.path, O_RDWR | O_CREAT | (keep ? 0 : O_TRUNC), 0o644)
+        fd = open(dataURL.path, O_RDWR | O_CREAT | O_CLOEXEC | (keep ? 0 : O_TRUNC), 0o600)
         guard fd >= 0 else { throw CacheError("cannot open \(dataURL.path): \(String(cString: strerror(errno)))") }
+        fchmod(fd, 0o600)  // a file left by an older version with wider modes
         sidecar.lastUsed = Date().timeIntervalSince1970
         save()
     }
@@ -83,10 +86,15 @@ final class CacheEntry {
         max(0, pread(fd, buffer.baseAddress, buffer.count, off_t(offset)))
     }
 
-    /// Writes the sidecar atomically (temporary file and rename).
+    /// Writes the sidecar atomically (a 0600 temporary file, then rename).
     func save() {
         guard let data = try? JSONEncoder().encode(sidecar) else { return }
-        try? data.write(to: sidecarURL, options: .atomic)
+        let temporary = sidecarURL.path + ".new"
+        let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard out >= 0 else { return }
+        let written = data.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
+        close(out)
+        if written == data.count { rename(temporary, sidecarURL.path) } else { unlink(temporary) }
     }
 
     /// Forgets the file: the next play fetches it again.

@@ -1,14 +1,20 @@
+import ControlAPI
 import Foundation
 import PlayerCore
 import StateStore
 
+// The session adapter: the player's session kept in the state file across restarts and crashes.
+//   Player (core) ──changes──▶ SessionRecorder ──snapshots──▶ StateSaver (StateStore: writes off the loop)
+// It may import PlayerCore, ControlAPI (the LoopStatus spellings the state file uses), StateStore,
+// EventLoop and Logging; it sees neither GStreamer nor D-Bus.
+//
 // The state file holds plain values (StateStore knows nothing of the core); these convert both ways.
 
 extension SavedState {
     /// The player as it is now. `queue` is passed in because the daemon keeps it converted between
     /// queue changes: a position tick must not convert a queue of 20 000 tracks again.
     init(_ player: Player, queue: [SavedTrack]) {
-        let current = player.currentTrackID.flatMap { id in player.tracks.lastIndex { $0.id == id } }
+        let current = player.currentTrackID.flatMap(player.index(of:))
         self.init(queue: queue, currentIndex: current, positionMicroseconds: player.position.wholeMicroseconds,
                   volume: player.volume, rate: player.rate, loopMode: player.loopMode.savedName,
                   shuffle: player.isShuffled, wasPlaying: player.status == .playing)
@@ -60,18 +66,18 @@ extension LoopMode {
     /// The MPRIS LoopStatus names, which the state file uses.
     var savedName: String {
         switch self {
-        case .none: return "None"
-        case .track: return "Track"
-        case .playlist: return "Playlist"
+        case .none: return ControlAPI.LoopStatus.none.rawValue
+        case .track: return ControlAPI.LoopStatus.track.rawValue
+        case .playlist: return ControlAPI.LoopStatus.playlist.rawValue
         }
     }
 
     /// An unknown name (a file from a newer Quaver) means no looping.
     init(savedName: String) {
-        switch savedName {
-        case "Track": self = .track
-        case "Playlist": self = .playlist
-        default: self = .none
+        switch ControlAPI.LoopStatus(rawValue: savedName) {
+        case .track?: self = .track
+        case .playlist?: self = .playlist
+        case .none?, nil: self = .none
         }
     }
 }
