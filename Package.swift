@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers, each using only those above it (see STYLE.md in the shared folder):
+// Layers, each using only those above it (docs/ARCHITECTURE.md, "Layers"):
 //   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl (libcurl, loaded on first use),
 //               CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
@@ -48,6 +48,8 @@ let package = Package(
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
         .target(name: "PlayerCore", swiftSettings: v5),
+        // The control API: bus name, paths, interface names, LoopStatus spellings, path → file:// URI. Pure Swift.
+        .target(name: "ControlAPI", swiftSettings: v5),
         // The release's version, the one place quaverd, quaver and the package (Makefile) take it from.
         .target(name: "QuaverVersion", swiftSettings: v5),
         // Pure text for the CLI: outside text made inert on a terminal, JSON, --format templates.
@@ -60,38 +62,38 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
         .target(name: "BaseDirectories", swiftSettings: v5),
-        .target(name: "Playlists", swiftSettings: v5),
+        .target(name: "Playlists", dependencies: ["ControlAPI"], swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: v5),
         // The session kept across restarts: the player's queue and settings in the state file.
         .target(name: "Session",
-                dependencies: ["PlayerCore", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "ControlAPI", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
                 dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
-                          dependencies: ["MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
+                          dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "Session",
                                          "QuaverVersion", "DaemonLog",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
         .executableTarget(name: "quaver",
-                          dependencies: ["DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText",
+                          dependencies: ["ControlAPI", "DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
+                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
@@ -102,20 +104,21 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "MPRISTests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText"],
+        .testTarget(name: "MPRISTests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText"],
                     swiftSettings: v5),
-        .testTarget(name: "QuaverdTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "QuaverdTests", dependencies: ["ControlAPI", "DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
-        .testTarget(name: "CLITests", dependencies: ["MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
+        .testTarget(name: "CLITests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: v5),
         .testTarget(name: "DaemonLogTests",
                     dependencies: ["DaemonLog", .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
-        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "ControlAPITests", dependencies: ["ControlAPI"], swiftSettings: v5),
+        .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "ControlAPI", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "SessionTests", dependencies: ["Session", "StateStore", "PlayerCore", "EventLoop", "TestSupport",
                                                          .product(name: "Logging", package: "swift-log")],
                     swiftSettings: v5),

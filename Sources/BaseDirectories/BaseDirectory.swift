@@ -1,3 +1,5 @@
+// BaseDirectories: the XDG folders Quaver reads and writes (config, state, cache). An adapter without C:
+// imports Foundation only.
 import Foundation
 
 /// The XDG base directories Quaver uses, resolved as the XDG Base Directory Specification says:

@@ -1,3 +1,6 @@
+// DBus: the wrapper around libdbus (connections, typed values, exported objects, Properties,
+// introspection, replies given later). A wrapper: it owns every libdbus call; may import CDBus, CShims
+// and EventLoop, never GStreamer or the core.
 import CDBus
 
 /// A private libdbus connection driven by `EventLoop.main` (see `LoopAttachment`).

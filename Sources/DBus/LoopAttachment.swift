@@ -2,7 +2,7 @@ import CDBus
 import EventLoop
 
 /// Drives one libdbus connection from `EventLoop.main`, never from a thread blocked in
-/// `dbus_connection_read_write_dispatch` (PLATFORM.md: signals from other threads are then never delivered).
+/// `dbus_connection_read_write_dispatch` (docs/platform.md, "D-Bus (libdbus)": signals from other threads are then never delivered).
 ///
 ///     socket readable/writable ─ EventLoop.watch ─▶ dbus_watch_handle ─┐
 ///     libdbus timeout ───────── EventLoop.schedule ▶ dbus_timeout_handle ┼▶ post(dispatch)

@@ -1,3 +1,5 @@
+// DaemonLog: quaverd's swift-log handler. Pure Swift: may import TerminalText, PublicText, Foundation and
+// swift-log.
 import Foundation
 import Logging
 import PublicText

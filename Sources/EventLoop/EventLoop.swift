@@ -1,9 +1,11 @@
+// EventLoop: the one loop of the process (GLib's default main context). A wrapper: it owns the GLib
+// calls for watches, timers and posted work; may import CGLib and CShims only.
 import CGLib
 
 /// The daemon's single event loop: GLib's default main context, run on the main thread.
 ///
 /// Why GLib: libdbus watches and the GStreamer bus watch can share one thread with it at
-/// 0.4–0.8 ms signal latency (measured, see PLATFORM.md), and GLib sources are the only
+/// 0.4–0.8 ms signal latency (measured: docs/platform.md, "Event loop"), and GLib sources are the only
 /// kind GStreamer's bus watch understands. Swift concurrency's main actor never runs while
 /// `g_main_loop_run` owns the thread, so nothing here uses it.
 ///

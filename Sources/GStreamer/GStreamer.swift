@@ -5,6 +5,7 @@
 //
 // Handles GStreamer reference-counts are classes that unref in `deinit`; registrations (bus watch,
 // signal handler) return guards that unregister when released.
+// A wrapper: it owns every GStreamer call; may import CGStreamer, CGLib, CShims, EventLoop and Foundation.
 import CGStreamer
 import CGLib
 

@@ -11,6 +11,9 @@
 // changes asked for meanwhile wait as one merged request (the newest target and rate win) and go out at
 // its ASYNC_DONE (Seeking.swift); a load or stop first takes the pipeline to NULL, cancelling all of it.
 // Every way down to NULL goes through `stopPipeline`, which renews the tempo filter.
+//
+// The engine layer: may import PlayerCore, GStreamer, EventLoop, RemoteMedia, PublicText, swift-log and
+// the standard libraries (Foundation, Glibc, Synchronization); no C module.
 import EventLoop
 import GStreamer
 import PlayerCore

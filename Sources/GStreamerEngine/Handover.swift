@@ -5,7 +5,7 @@ import PlayerCore
 ///
 /// `about-to-finish` runs on a streaming thread and must never wait for the loop thread (the loop
 /// may be changing the pipeline's state and waiting on a pad lock that thread holds: Mopidy's
-/// deadlock, PLATFORM.md). So the loop leaves the next item here ahead of time, the streaming thread
+/// deadlock, docs/platform.md, "GStreamer behaviour"). So the loop leaves the next item here ahead of time, the streaming thread
 /// takes it, and the loop later learns on STREAM_START which item's stream has started: the oldest
 /// one handed to playbin. Items, not URIs, are queued: the same URI may follow itself (loop-track).
 ///

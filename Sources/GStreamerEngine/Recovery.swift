@@ -3,7 +3,7 @@ import GStreamer
 import PlayerCore
 
 /// Sound server lost while playing: the pipeline is dead (repeated errors). NULL → PAUSED → seek →
-/// PLAYING brings it back (PLATFORM.md), so the engine retries every second, as an interruption:
+/// PLAYING brings it back (docs/platform.md, "GStreamer behaviour"), so the engine retries every second, as an interruption:
 /// `.interruption(began: true)` now, `.interruption(began: false)` once the output plays again.
 extension GStreamerEngine {
     static let recoveryInterval = 1.0

@@ -8,7 +8,7 @@ public enum SoundOutput {
 
     /// `requested`, unless it cannot open: then the log says so plainly and the daemon runs on `fallback`.
     /// pulsesink connects to the sound server when it goes to READY and fails there when none is reachable
-    /// (it fails loudly, unlike autoaudiosink).
+    /// (docs/platform.md, "GStreamer behaviour": it fails loudly, unlike autoaudiosink).
     public static func choose(_ requested: String, log: Logger) -> String {
         GStreamer.initialize()
         guard let sink = try? Element.parse(requested) else { return requested }  // the engine reports the parse error

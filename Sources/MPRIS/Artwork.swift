@@ -4,7 +4,7 @@ import PlayerCore
 /// Finds the artwork to advertise as `mpris:artUrl` for a track.
 ///
 /// GNOME Shell loads art through GIO and KDE through QUrl: both read `file://`, neither reads `data:`
-/// (MPRIS.md), so an embedded cover is written once under `$XDG_CACHE_HOME/quaver/art/`, named by a hash of
+/// (docs/mpris.md, "Artwork"), so an embedded cover is written once under `$XDG_CACHE_HOME/quaver/art/`, named by a hash of
 /// its bytes: the same image gets the same URL (clients cache by URL) and a new image a new one. Names never
 /// come from tag text, which could hold `/` or `..`.
 public struct ArtworkCache {

@@ -7,17 +7,19 @@
 //
 // Handlers and getters only read and command the core; nothing here keeps playback state of its own,
 // so what clients read is always what the core holds (Position is read live on every Get).
+//
+// An adapter: may import PlayerCore, ControlAPI, DBus, EventLoop, PublicText and swift-log; no C module.
+import ControlAPI
 import DBus
 import EventLoop
 import Logging
 import PlayerCore
 
 public final class MPRISService: PlayerObserver {
-    public static let busName = "org.mpris.MediaPlayer2.quaver"
-    public static let objectPath: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let rootInterface = "org.mpris.MediaPlayer2"
-    static let playerInterface = "org.mpris.MediaPlayer2.Player"
-    static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+    static let objectPath = ObjectPath(stringLiteral: ControlAPI.objectPath)
+    static let rootInterface = ControlAPI.rootInterface
+    static let playerInterface = ControlAPI.playerInterface
+    static let trackListInterface = ControlAPI.trackListInterface
 
     public struct Configuration {
         /// SupportedMimeTypes: what the installed GStreamer can decode.

@@ -1,28 +1,25 @@
-import Foundation
+import ControlAPI
 import DBus
+import Foundation
 import PlayerCore
 import PublicText
 
-/// MPRIS `mpris:trackid` values: `/org/quaver/Track/<n>` from the queue entry's `TrackID`, so a path is new for
-/// every entry and stable while it is queued. Never under `/org/mpris/`, which the spec reserves (MPRIS.md rule 5).
+/// MPRIS `mpris:trackid` values for queue entries: the control API's track paths (`ControlAPI.TrackPath`)
+/// as D-Bus object paths, numbered by the entry's `TrackID`.
 enum TrackPath {
-    static let prefix = "/org/quaver/Track/"
-    /// The spec's "no track" marker: AddTrack after it inserts at the start.
-    static let noTrack: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    static let noTrack = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
 
     static func path(of id: TrackID) -> ObjectPath {
-        // Digits after a fixed valid prefix always make a valid path.
-        ObjectPath(stringLiteral: prefix + String(id.rawValue))
+        ObjectPath(stringLiteral: ControlAPI.TrackPath.path(of: id.rawValue))
     }
 
     /// The id a path names, or nil for anything that is not one of ours (a stale or foreign client value).
     static func id(of path: ObjectPath) -> TrackID? {
-        guard path.rawValue.hasPrefix(prefix) else { return nil }
-        return UInt64(path.rawValue.dropFirst(prefix.count)).map(TrackID.init)
+        ControlAPI.TrackPath.number(of: path.rawValue).map(TrackID.init)
     }
 }
 
-/// The MPRIS Metadata map of a track (MPRIS.md rule 11 gives the types), with the artwork URL looked up
+/// The MPRIS Metadata map of a track (docs/mpris.md, "Metadata" gives the types), with the artwork URL looked up
 /// once per track and cover image rather than on every `Get`.
 final class MetadataMap {
     private let artwork: ArtworkCache

@@ -25,12 +25,6 @@ public enum OpenableURI {
         return text
     }
 
-    /// A command-line argument as a URI: absolute or relative paths become `file://` URIs.
-    public static func uri(forArgument argument: String) -> String {
-        if let url = URL(string: argument), let scheme = url.scheme, scheme.count > 1 { return argument }
-        return URL(fileURLWithPath: argument).standardizedFileURL.absoluteString
-    }
-
     private static func checkLocalFile(_ url: URL, _ recognisesMedia: ((String) -> Bool)?) throws {
         let path = url.path
         var status = stat()

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import PlayerCore
 
@@ -48,7 +49,7 @@ extension MPRISService {
         ]
     }
 
-    /// What PropertiesChanged reports for this interface: every property except Position (MPRIS.md rule 1)
+    /// What PropertiesChanged reports for this interface: every property except Position (docs/mpris.md, "Position")
     /// and the constant ones.
     func signalledPlayerProperties() -> [String: DBusValue] {
         [
@@ -76,9 +77,9 @@ extension MPRISService {
 
     var loopStatus: String {
         switch player.loopMode {
-        case .none: return "None"
-        case .track: return "Track"
-        case .playlist: return "Playlist"
+        case .none: return ControlAPI.LoopStatus.none.rawValue
+        case .track: return ControlAPI.LoopStatus.track.rawValue
+        case .playlist: return ControlAPI.LoopStatus.playlist.rawValue
         }
     }
 
@@ -88,15 +89,15 @@ extension MPRISService {
 
 
     private func setLoopStatus(_ value: DBusValue) throws {
-        switch value.stringValue {
-        case "None": player.setLoopMode(.none)
-        case "Track": player.setLoopMode(.track)
-        case "Playlist": player.setLoopMode(.playlist)
-        default: throw DBusError.invalidArgs("LoopStatus must be None, Track or Playlist")
+        switch value.stringValue.flatMap(ControlAPI.LoopStatus.init(rawValue:)) {
+        case .none?: player.setLoopMode(.none)
+        case .track?: player.setLoopMode(.track)
+        case .playlist?: player.setLoopMode(.playlist)
+        case nil: throw DBusError.invalidArgs("LoopStatus must be None, Track or Playlist")
         }
     }
 
-    /// Rate 0 means Pause (MPRIS.md rule 7); other values outside MinimumRate…MaximumRate, and NaN, are refused.
+    /// Rate 0 means Pause (docs/mpris.md, "Properties"); other values outside MinimumRate…MaximumRate, and NaN, are refused.
     private func setRate(_ value: DBusValue) throws {
         let rate = value.doubleValue ?? .nan
         if rate == 0 { return player.pause() }

@@ -5,8 +5,8 @@ import EventLoop
 ///
 /// Mopidy-MPRIS and mpv-mpris do the same: the first change of a turn posts a flush to the loop; the flush
 /// reads the signalled properties again, compares them with what clients were last told, and sends only
-/// the real changes, with values (MPRIS.md rule 6) — so a track change carries Metadata and PlaybackStatus
-/// together however many core events it took. Position is never among the signalled properties (rule 1).
+/// the real changes, with values (docs/mpris.md, "PropertiesChanged") — so a track change carries Metadata and PlaybackStatus
+/// together however many core events it took. Position is never among the signalled properties (docs/mpris.md, "Position").
 final class PropertiesBatcher {
     typealias Values = [String: DBusValue]
 
@@ -40,7 +40,7 @@ final class PropertiesBatcher {
         postFlush()
     }
 
-    /// `property` is signalled by invalidation only (TrackList.Tracks, MPRIS.md rule 6).
+    /// `property` is signalled by invalidation only (TrackList.Tracks, docs/mpris.md, "PropertiesChanged").
     func invalidate(_ property: String, in interface: String) {
         invalidated[interface, default: []].insert(property)
         postFlush()

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import PlayerCore
@@ -11,7 +12,7 @@ import PublicText
 /// batching, so ids from TrackList and from here mix, and a command's changes reach clients in one signal
 /// per interface. Queue edits are all-or-nothing: every argument is checked before the queue is touched.
 public final class QuaverInterface: PlayerObserver {
-    public static let name = "org.quaver.Quaver1"
+    public static let name = ControlAPI.quaverInterface
 
     private let mpris: MPRISService
     private let version: String

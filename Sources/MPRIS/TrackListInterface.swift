@@ -1,7 +1,7 @@
 import DBus
 import PlayerCore
 
-/// `org.mpris.MediaPlayer2.TrackList`: the queue. `Tracks` is signalled by invalidation only (MPRIS.md rule 6);
+/// `org.mpris.MediaPlayer2.TrackList`: the queue. `Tracks` is signalled by invalidation only (docs/mpris.md, "PropertiesChanged");
 /// the four signals say what changed. A move has no signal of its own in MPRIS: it is a TrackListReplaced.
 extension MPRISService {
     func makeTrackListInterface() -> InterfaceDescription {

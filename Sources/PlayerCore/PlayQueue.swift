@@ -19,7 +19,7 @@ public struct QueueEntry: Equatable, Sendable {
 }
 
 /// The tracks in queue order. Identities are never reused in the life of the queue, even after
-/// clearing it, so a stale id from a client can never name a different entry (MPRIS.md rule 5).
+/// clearing it, so a stale id from a client can never name a different entry (docs/mpris.md, "Track ids").
 ///
 /// Clients name tracks by id (GetTracksMetadata with 1 000 ids, tag updates from the background reader),
 /// so `indexByID` answers in constant time; appending keeps it up to date cheaply, and edits in the

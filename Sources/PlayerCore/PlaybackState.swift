@@ -2,7 +2,7 @@
 ///
 /// It changes only on a user command (or an interruption, the end of the queue, a failure that stops
 /// everything), never on the pipeline's own state changes, so it does not flap during seeks or track
-/// changes (GStreamer passes through PAUSED and NULL there: PLATFORM.md, "GStreamer behaviour").
+/// changes (GStreamer passes through PAUSED and NULL there: docs/platform.md, "GStreamer behaviour").
 public enum PlaybackStatus: String, Equatable, Sendable {
     case playing, paused, stopped
 }

@@ -1,4 +1,4 @@
-// What users ask for (MPRIS Player methods and properties, the CLI). Rules: MPRIS.md rules 4, 7, 8, 10.
+// What users ask for (MPRIS Player methods and properties, the CLI). Rules: docs/mpris.md, "Seek and SetPosition", "Properties", "Transport".
 extension Player {
     /// Plays the current track: resumes after Pause, restarts after Stop. No effect with an empty queue.
     public func play() {
@@ -125,7 +125,7 @@ extension Player {
         try? setRate(min(max(rate, Player.rateRange.lowerBound), Player.rateRange.upperBound))
     }
 
-    /// Linear volume: values outside 0…1 are clamped (MPRIS.md rule 8: a negative set becomes 0); NaN throws.
+    /// Linear volume: values outside 0…1 are clamped (docs/mpris.md, "Properties": a negative set becomes 0); NaN throws.
     public func setVolume(_ volume: Double) throws {
         guard !volume.isNaN else { throw PlayerError.invalidVolume(volume) }
         let clamped = min(max(volume, 0), 1)
@@ -148,7 +148,7 @@ extension Player {
         }
     }
 
-    /// Starts the engine unless it waits for its buffer (it resumes at 100 %: PLATFORM.md, "Network").
+    /// Starts the engine unless it waits for its buffer (it resumes at 100 %: docs/platform.md, "Network").
     func resumeEngine() {
         if bufferingPercent >= 100 { engine.play() }
     }

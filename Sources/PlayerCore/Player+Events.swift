@@ -34,7 +34,7 @@ extension Player: AudioEngineDelegate {
             progress = .ready
             if announceRestart { note(.seeked(.zero)) }
         } else {
-            // A gapless switch to the same item: looping one track (MPRIS.md rule 2 wants Seeked(0)).
+            // A gapless switch to the same item: looping one track (docs/mpris.md, "Seeked": that is Seeked(0)).
             finishedTrack()
             enginePrepared = nil
             resetSeeks(at: .zero)
@@ -97,7 +97,7 @@ extension Player: AudioEngineDelegate {
         }
     }
 
-    /// Playbin keeps playing at 0 %: pausing while the buffer refills is ours to do (PLATFORM.md, "Network").
+    /// Playbin keeps playing at 0 %: pausing while the buffer refills is ours to do (docs/platform.md, "Network").
     private func bufferingChanged(to percent: Int) {
         guard loaded != nil else { return }
         let percent = min(max(percent, 0), 100)

@@ -1,6 +1,6 @@
 // Pauses the desktop asks for: the sound server corking music for a phone call, the machine going to
 // sleep. Only what an interruption paused is resumed, and only if the user did nothing since
-// (PLATFORM.md, "Sound server": pulsesink asks to play again even when the user had paused).
+// (docs/platform.md, "Sound server": pulsesink asks to play again even when the user had paused).
 extension Player {
     /// Pauses because the desktop needs it. Returns whether it paused (false when not playing).
     /// The pause can be undone by `endInterruption()` until the user acts (any command, a seek).

@@ -42,7 +42,7 @@ extension Player {
         guard let track = currentTrack else { return }
         pausedByInterruption = false  // every seek is the user's: the interruption's end must not resume
         seekTarget = position
-        // Accurate seeks hang on slow network streams (PLATFORM.md, "Network"); key units suffice there.
+        // Accurate seeks hang on slow network streams (docs/platform.md, "Network"); key units suffice there.
         engine.seek(to: position, exact: track.uri.hasPrefix("file:"))
     }
 

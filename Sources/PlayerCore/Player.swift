@@ -9,6 +9,9 @@
 // `status`, so it never flaps while the pipeline reloads or seeks.
 //
 // All methods run on the loop thread. The core owns no timers and no threads.
+//
+// The core layer: pure Swift, no C module and nothing of ours (Foundation only), so it is tested against
+// a fake engine in microseconds and every other layer may use it.
 
 /// The queue, the playback state machine, and the rules users expect from a music player.
 public final class Player {
@@ -62,7 +65,7 @@ public final class Player {
     /// Where the newest seek we asked for goes, until the engine reports it landed. The engine may merge
     /// a burst of seeks into one report: any report ends the wait.
     var seekTarget: Duration?
-    /// The last position the engine reported (it can fail once right after a seek: PLATFORM.md).
+    /// The last position the engine reported (it can fail once right after a seek: docs/platform.md, "GStreamer behaviour").
     var lastPosition: Duration = .zero
 
     private var batchStart: Snapshot?

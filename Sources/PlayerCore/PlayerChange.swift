@@ -26,7 +26,7 @@ public enum PlayerChange: Equatable, Sendable {
     case trackMoved(TrackID, after: TrackID?)
     /// The whole queue was replaced or cleared: read `Player.tracks` again.
     case queueReplaced
-    /// The position jumped (a completed seek, or a loop restart of the same track: MPRIS.md rule 2).
+    /// The position jumped (a completed seek, or a loop restart of the same track: docs/mpris.md, "Seeked").
     case seeked(Duration)
     /// The track could not be played; the player has moved on (or stopped if every track failed).
     case trackFailed(TrackID, EngineError)

@@ -1,3 +1,4 @@
+import ControlAPI
 import Glibc
 
 /// Audio files under a folder, recursively, in the order a person browsing the folder expects.

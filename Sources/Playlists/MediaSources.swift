@@ -1,3 +1,6 @@
+// Playlists: files, folders, M3U and PLS playlists and URLs turned into the URIs to queue. An adapter
+// without C of ours: may import ControlAPI (for the file URI rule) and Glibc.
+import ControlAPI
 import Glibc
 
 /// Turns what a user names — files, folders, playlists, URLs — into a flat list of playable entries.
@@ -37,12 +40,12 @@ struct ReferenceResolver {
     func resolve(_ reference: String, line: Int?, title: String? = nil, lengthSeconds: Int? = nil) -> MediaList {
         let text = Substring(reference).trimmingASCIIWhitespace()
         guard !budget.isSpent else { return budget.spent(at: (playlist, line, text)) }
-        let scheme = uriScheme(text)
+        let scheme = LocalPath.uriScheme(text)
         if scheme == "http" || scheme == "https" {
             return found(MediaList(entries: [MediaEntry(uri: text, title: title, lengthSeconds: lengthSeconds)]), text, line)
         }
         if scheme == "file", let path = FileURI.pathBytes(fromURI: text) {
-            return resolveLocal(normalized(path), text, line, title, lengthSeconds)
+            return resolveLocal(LocalPath.normalized(path), text, line, title, lengthSeconds)
         }
         if scheme != nil { return skip(text, line, .unsupportedURI) }
         return resolvePath(text, line, title, lengthSeconds)
@@ -98,51 +101,8 @@ struct ReferenceResolver {
     }
 
     private func absolute(_ text: String) -> [UInt8] {
-        let bytes = Array(text.utf8)
-        return normalized(bytes.first == UInt8(ascii: "/") ? bytes : folder + [UInt8(ascii: "/")] + bytes)
+        LocalPath.absolute(Array(text.utf8), in: folder)
     }
-}
-
-/// The lowercased RFC 3986 scheme of `text`, if it starts with one. Single letters are not
-/// schemes here, so a Windows drive (`C:\…`) is read as a path. Works on UTF-8 bytes: this runs
-/// for every line of a playlist, and Character iteration would dominate a 20 000-line one.
-func uriScheme(_ text: String) -> String? {
-    let bytes = text.utf8
-    guard let first = bytes.first, isASCIILetter(first) else { return nil }
-    var length = 0
-    for byte in bytes {
-        if byte == UInt8(ascii: ":") { break }
-        guard isASCIILetter(byte) || (byte >= 48 && byte <= 57) || byte == 43 || byte == 45 || byte == 46 else { return nil }
-        length += 1
-    }
-    guard length >= 2, length < bytes.count else { return nil }
-    return String(decoding: bytes.prefix(length), as: UTF8.self).lowercased()
-}
-
-private func isASCIILetter(_ byte: UInt8) -> Bool {
-    (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-}
-
-/// `path` with `.` and empty components removed and `..` applied, without touching the disk (as
-/// `realpath` would), so the URI names the path the playlist wrote, links included.
-func normalized(_ path: [UInt8]) -> [UInt8] {
-    var parts: [ArraySlice<UInt8>] = []
-    for part in path.split(separator: UInt8(ascii: "/")) {
-        if part.elementsEqual(".".utf8) { continue }
-        if part.elementsEqual("..".utf8) {
-            _ = parts.popLast()
-        } else {
-            parts.append(part)
-        }
-    }
-    guard !parts.isEmpty else { return [UInt8(ascii: "/")] }
-    var out: [UInt8] = []
-    out.reserveCapacity(path.count)
-    for part in parts {
-        out.append(UInt8(ascii: "/"))
-        out += part
-    }
-    return out
 }
 
 /// A NUL-terminated copy of a path's bytes, for the C calls.

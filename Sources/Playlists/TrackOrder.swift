@@ -1,3 +1,4 @@
+import ControlAPI
 /// Album order once tags are known: disc, then track number, then natural file name.
 ///
 /// A missing disc number counts as disc 1 (single-disc albums rarely tag it, and their tracks must

@@ -1,3 +1,4 @@
+// PublicText: text made fit to show outside the daemon. Pure Swift: imports nothing.
 /// Text the daemon shows outside its private state (D-Bus properties and replies, log lines), made safe to
 /// show: credentials in URLs masked, NUL removed, length bounded.
 ///

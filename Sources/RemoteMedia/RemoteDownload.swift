@@ -1,3 +1,6 @@
+// RemoteMedia: http(s) files for the engine: the libcurl client and the download of one file into the
+// private media cache while it plays. A wrapper: it owns every libcurl call; may import CCurl, PublicText
+// and Foundation, never GStreamer or the core.
 import Foundation
 import PublicText
 

@@ -1,10 +1,12 @@
+import ControlAPI
 import Foundation
 import PlayerCore
 import StateStore
 
 // The session adapter: the player's session kept in the state file across restarts and crashes.
 //   Player (core) ──changes──▶ SessionRecorder ──snapshots──▶ StateSaver (StateStore: writes off the loop)
-// It may import PlayerCore, StateStore, EventLoop and Logging; it sees neither GStreamer nor D-Bus.
+// It may import PlayerCore, ControlAPI (the LoopStatus spellings the state file uses), StateStore,
+// EventLoop and Logging; it sees neither GStreamer nor D-Bus.
 //
 // The state file holds plain values (StateStore knows nothing of the core); these convert both ways.
 
@@ -64,18 +66,18 @@ extension LoopMode {
     /// The MPRIS LoopStatus names, which the state file uses.
     var savedName: String {
         switch self {
-        case .none: return "None"
-        case .track: return "Track"
-        case .playlist: return "Playlist"
+        case .none: return ControlAPI.LoopStatus.none.rawValue
+        case .track: return ControlAPI.LoopStatus.track.rawValue
+        case .playlist: return ControlAPI.LoopStatus.playlist.rawValue
         }
     }
 
     /// An unknown name (a file from a newer Quaver) means no looping.
     init(savedName: String) {
-        switch savedName {
-        case "Track": self = .track
-        case "Playlist": self = .playlist
-        default: self = .none
+        switch ControlAPI.LoopStatus(rawValue: savedName) {
+        case .track?: self = .track
+        case .playlist?: self = .playlist
+        case .none?, nil: self = .none
         }
     }
 }

@@ -1,3 +1,5 @@
+// StateStore: the session saved between runs and the background writer that keeps it. An adapter without
+// C of ours: may import BaseDirectories, EventLoop, Foundation and Dispatch, never PlayerCore.
 /// What the daemon remembers between runs: the queue and where it was in it.
 ///
 /// Plain values only (no PlayerCore types), so this module stays independent of the core; the daemon

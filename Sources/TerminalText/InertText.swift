@@ -1,3 +1,5 @@
+// TerminalText: text made safe to print on a terminal, JSON and `--format` output for the CLI. Pure Swift:
+// may import Foundation only.
 /// Text from outside Quaver (tags, stream titles, file names, URLs, the daemon's error text) made safe to
 /// print on a terminal. Terminals act on control characters: ESC and the C1 controls start sequences that
 /// retitle the window, clear the screen, recolour it or write the clipboard; BEL rings; carriage returns and

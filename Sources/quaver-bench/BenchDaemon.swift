@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -26,10 +27,7 @@ final class BenchBus {
 /// The real quaverd (next to this binary) on a `BenchBus`, with HOME and the XDG folders in `home` so
 /// no user settings or saved state take part.
 final class BenchQuaverd {
-    static let name = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let player = "org.mpris.MediaPlayer2.Player"
-    static let properties = "org.freedesktop.DBus.Properties"
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
 
     let bus: BenchBus
     /// When the process was spawned (`EventLoop.monotonicMicroseconds`), to time later steps from.
@@ -52,9 +50,9 @@ final class BenchQuaverd {
         process = try BenchProcess(binary, ["--bus-address", bus.address, "--output", output] + arguments,
                                    environment: environment)
         // Polled every 0.2 ms: the poll's own bus traffic is small next to the daemon's start.
-        while !(try bus.nameHasOwner(Self.name)) {
+        while !(try bus.nameHasOwner(ControlAPI.busName)) {
             guard EventLoop.monotonicMicroseconds - start < 20_000_000 else {
-                throw BenchError("quaverd did not take \(Self.name) within 20 s")
+                throw BenchError("quaverd did not take \(ControlAPI.busName) within 20 s")
             }
             usleep(200)
         }
@@ -64,13 +62,13 @@ final class BenchQuaverd {
     var pid: pid_t { process.pid }
 
     @discardableResult
-    func call(_ method: String, _ arguments: [DBusValue] = [], interface: String = player) throws -> [DBusValue] {
-        try bus.client.call(destination: Self.name, path: Self.path, interface: interface, method: method,
+    func call(_ method: String, _ arguments: [DBusValue] = [], interface: String = ControlAPI.playerInterface) throws -> [DBusValue] {
+        try bus.client.call(destination: ControlAPI.busName, path: Self.path, interface: interface, method: method,
                             arguments: arguments, timeout: 60)
     }
 
     func get(_ property: String) throws -> DBusValue? {
-        try call("Get", [.string(Self.player), .string(property)], interface: Self.properties).first?.unwrapped
+        try call("Get", [.string(ControlAPI.playerInterface), .string(property)], interface: ControlAPI.propertiesInterface).first?.unwrapped
     }
 
     func stop() { process.stop() }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -81,8 +82,8 @@ struct DaemonCost: ParsableCommand {
         var owned: [Double] = [], answered: [Double] = []
         for _ in 0..<spawns {
             let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
-            let length = try quaverd.call("Get", [.string("org.quaver.Quaver1"), .string("QueueLength")],
-                                          interface: BenchQuaverd.properties).first?.unwrapped.int64Value
+            let length = try quaverd.call("Get", [.string(ControlAPI.quaverInterface), .string("QueueLength")],
+                                          interface: ControlAPI.propertiesInterface).first?.unwrapped.int64Value
             answered.append(Double(EventLoop.monotonicMicroseconds - quaverd.spawnedAt) / 1000)
             owned.append(Double(quaverd.startMicroseconds) / 1000)
             quaverd.stop()
@@ -153,7 +154,7 @@ struct DaemonCost: ParsableCommand {
             guard Glibc.link(source, link.path) == 0 else { throw BenchError("cannot link \(link.path)") }
             return link.absoluteString
         }
-        try quaverd.call("ReplaceQueue", [.stringArray(uris), .boolean(false)], interface: "org.quaver.Quaver1")
+        try quaverd.call("ReplaceQueue", [.stringArray(uris), .boolean(false)], interface: ControlAPI.quaverInterface)
         try quaverd.call("Stop")
         // The daemon first reads the new tracks' tags in the background (~500 files/s): that is work, not
         // idling, so wait until it has finished (2 s windows using < 0.5 s per minute) before measuring.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -73,11 +74,11 @@ struct MPRISLatency: ParsableCommand {
     /// with a new mpris:trackid.
     private func measureNext(_ uri: String, _ quaverd: BenchQuaverd) throws -> [Double] {
         try quaverd.call("ReplaceQueue", [.stringArray(Array(repeating: uri, count: opens + 1)), .boolean(true)],
-                         interface: "org.quaver.Quaver1")
+                         interface: ControlAPI.quaverInterface)
         var trackID: String?
         var changedAt: Int64?
-        let rule = MatchRule(sender: BenchQuaverd.name, interface: BenchQuaverd.properties, member: "PropertiesChanged",
-                             path: BenchQuaverd.path, arg0: BenchQuaverd.player)
+        let rule = MatchRule(sender: ControlAPI.busName, interface: ControlAPI.propertiesInterface, member: "PropertiesChanged",
+                             path: BenchQuaverd.path, arg0: ControlAPI.playerInterface)
         let subscription = try quaverd.bus.client.subscribe(rule: rule) { signal in
             guard signal.arguments.count > 1,
                   let id = signal.arguments[1].dictionaryValue?["Metadata"]?.unwrapped.dictionaryValue?["mpris:trackid"]?
@@ -130,7 +131,7 @@ struct MPRISLatency: ParsableCommand {
 }
 
 private func getAllPlayer(_ quaverd: BenchQuaverd) throws {
-    try quaverd.call("GetAll", [.string(BenchQuaverd.player)], interface: BenchQuaverd.properties)
+    try quaverd.call("GetAll", [.string(ControlAPI.playerInterface)], interface: ControlAPI.propertiesInterface)
 }
 
 /// Load for `mpris-latency`: calls GetAll(Player) on quaverd back to back for `seconds`, then prints how
@@ -145,8 +146,8 @@ struct MPRISHammer: ParsableCommand {
         let end = EventLoop.monotonicMicroseconds + Int64(seconds * 1_000_000)
         var count = 0
         while EventLoop.monotonicMicroseconds < end {
-            _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path, interface: BenchQuaverd.properties,
-                                method: "GetAll", arguments: [.string(BenchQuaverd.player)])
+            _ = try client.call(destination: ControlAPI.busName, path: BenchQuaverd.path, interface: ControlAPI.propertiesInterface,
+                                method: "GetAll", arguments: [.string(ControlAPI.playerInterface)])
             count += 1
         }
         print(count)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -11,9 +12,6 @@ struct QueueScale: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue-scale",
         abstract: "Queue 20 000 tracks on the real quaverd: longest answer gap, Tracks/GetTracksMetadata, memory.")
-
-    static let trackList = "org.mpris.MediaPlayer2.TrackList"
-    static let properties = "org.freedesktop.DBus.Properties"
 
     @Option(help: "A decodable audio file; the queued tracks are hard links to it.")
     var file = "demo/01 Morning Arpeggio.flac"
@@ -56,11 +54,11 @@ struct QueueScale: ParsableCommand {
 
     /// Appends each URI after the previous one; a fresh daemon numbers tracks 1, 2, 3…
     private func queue(_ uris: [String], _ client: Connection) throws {
-        var after: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+        var after = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
         for (index, uri) in uris.enumerated() {
-            _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path, interface: Self.trackList,
+            _ = try client.call(destination: ControlAPI.busName, path: BenchQuaverd.path, interface: ControlAPI.trackListInterface,
                                 method: "AddTrack", arguments: [.string(uri), .objectPath(after), .boolean(false)])
-            after = try ObjectPath("/org/quaver/Track/\(index + 1)")
+            after = try ObjectPath(ControlAPI.TrackPath.path(of: UInt64(index + 1)))
         }
     }
 
@@ -126,13 +124,13 @@ private struct Workspace {
 
 /// quaverd on the bench's bus with HOME and the XDG folders inside the workspace.
 private func trackPaths(_ quaverd: BenchQuaverd) throws -> [ObjectPath] {
-    let reply = try quaverd.call("Get", [.string(QueueScale.trackList), .string("Tracks")],
-                                 interface: BenchQuaverd.properties)
+    let reply = try quaverd.call("Get", [.string(ControlAPI.trackListInterface), .string("Tracks")],
+                                 interface: ControlAPI.propertiesInterface)
     return (reply.first?.unwrapped.arrayValue ?? []).compactMap(\.objectPathValue)
 }
 
 private func metadata(_ ids: [ObjectPath], _ quaverd: BenchQuaverd) throws -> [[String: DBusValue]] {
-    let reply = try quaverd.call("GetTracksMetadata", [.objectPathArray(ids)], interface: QueueScale.trackList)
+    let reply = try quaverd.call("GetTracksMetadata", [.objectPathArray(ids)], interface: ControlAPI.trackListInterface)
     return (reply.first?.arrayValue ?? []).map { $0.dictionaryValue ?? [:] }
 }
 
@@ -158,9 +156,9 @@ struct QueueScaleProbe: ParsableCommand {
         var samples: [Int64] = []
         while !FileManager.default.fileExists(atPath: stopFile) {
             let start = EventLoop.monotonicMicroseconds
-            _ = try client.call(destination: BenchQuaverd.name, path: BenchQuaverd.path,
-                                interface: QueueScale.properties, method: "Get",
-                                arguments: [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")])
+            _ = try client.call(destination: ControlAPI.busName, path: BenchQuaverd.path,
+                                interface: ControlAPI.propertiesInterface, method: "Get",
+                                arguments: [.string(ControlAPI.playerInterface), .string("PlaybackStatus")])
             samples.append(EventLoop.monotonicMicroseconds - start)
             usleep(1000)
         }

@@ -1,3 +1,6 @@
+// quaver-bench: the measurements behind scripts/bench, run on demand, never part of the test suite.
+// A program: it runs the real quaverd and the engine (imports ControlAPI, DBus, EventLoop, GStreamerEngine,
+// PlayerCore, StateStore and, for now, TestSupport).
 import ArgumentParser
 import Foundation
 

@@ -1,15 +1,11 @@
+import ControlAPI
 import DBus
 
 /// quaverd as the CLI sees it: blocking calls to its MPRIS and org.quaver.Quaver1 interfaces.
 /// Every D-Bus failure becomes a `CLIError` worded for the user.
 final class PlayerClient {
-    static let busName = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let player = "org.mpris.MediaPlayer2.Player"
-    static let trackList = "org.mpris.MediaPlayer2.TrackList"
-    static let quaver = "org.quaver.Quaver1"
-    static let properties = "org.freedesktop.DBus.Properties"
-    static let noTrack: ObjectPath = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
+    static let noTrack = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
 
     let connection: Connection
 
@@ -25,7 +21,7 @@ final class PlayerClient {
     @discardableResult
     func call(_ interface: String, _ method: String, _ arguments: [DBusValue] = []) throws -> [DBusValue] {
         do {
-            return try connection.call(destination: Self.busName, path: Self.path, interface: interface,
+            return try connection.call(destination: ControlAPI.busName, path: Self.path, interface: interface,
                                        method: method, arguments: arguments)
         } catch let error as DBusError {
             throw Self.explain(error)
@@ -33,15 +29,15 @@ final class PlayerClient {
     }
 
     func get(_ interface: String, _ property: String) throws -> DBusValue {
-        try call(Self.properties, "Get", [.string(interface), .string(property)]).first?.unwrapped ?? .string("")
+        try call(ControlAPI.propertiesInterface, "Get", [.string(interface), .string(property)]).first?.unwrapped ?? .string("")
     }
 
     func set(_ interface: String, _ property: String, _ value: DBusValue) throws {
-        try call(Self.properties, "Set", [.string(interface), .string(property), .variant(value)])
+        try call(ControlAPI.propertiesInterface, "Set", [.string(interface), .string(property), .variant(value)])
     }
 
     func getAll(_ interface: String) throws -> [String: DBusValue] {
-        try call(Self.properties, "GetAll", [.string(interface)]).first?.dictionaryValue ?? [:]
+        try call(ControlAPI.propertiesInterface, "GetAll", [.string(interface)]).first?.dictionaryValue ?? [:]
     }
 
     /// The daemon's absence gets instructions; other errors keep the daemon's own message.
@@ -50,7 +46,7 @@ final class PlayerClient {
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
              "org.freedesktop.DBus.Error.Spawn.ServiceNotFound", "org.freedesktop.DBus.Error.Spawn.ChildExited":
             return CLIError("""
-                quaverd is not running (nothing owns \(busName) on the bus, and D-Bus could not start it).
+                quaverd is not running (nothing owns \(ControlAPI.busName) on the bus, and D-Bus could not start it).
                 Start it with `systemctl --user start quaverd`, or run `quaverd`.
                 """)
         case "org.freedesktop.DBus.Error.NoReply":

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 
@@ -37,10 +38,10 @@ struct PlayerStatus {
     }
 
     static func read(_ client: PlayerClient) throws -> PlayerStatus {
-        PlayerStatus(player: try client.getAll(PlayerClient.player), quaver: try client.getAll(PlayerClient.quaver))
+        PlayerStatus(player: try client.getAll(ControlAPI.playerInterface), quaver: try client.getAll(ControlAPI.quaverInterface))
     }
 
-    /// The position now: MPRIS sends no position updates (MPRIS.md rule 1), so clients extrapolate with Rate.
+    /// The position now: MPRIS sends no position updates (docs/mpris.md, "Position"), so clients extrapolate with Rate.
     func position(at now: Int64) -> Int64 {
         guard state == "playing" else { return position }
         let elapsed = Int64(Double(now - readAt) * rate)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 
 struct Add: ParsableCommand {
@@ -19,7 +20,7 @@ struct Add: ParsableCommand {
         let uris = try MediaArguments.uris(for: items)
         let client = try options.connect()
         let position = next ? "next" : start ? "start" : "end"
-        let ids = try client.call(PlayerClient.quaver, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
+        let ids = try client.call(ControlAPI.quaverInterface, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
         let count = ids.first?.arrayValue?.count ?? 0
         Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
@@ -34,10 +35,10 @@ struct Play: ParsableCommand {
 
     func run() throws {
         if items.isEmpty {
-            try options.connect().call(PlayerClient.player, "Play")
+            try options.connect().call(ControlAPI.playerInterface, "Play")
         } else {
             let uris = try MediaArguments.uris(for: items)
-            try options.connect().call(PlayerClient.quaver, "ReplaceQueue", [.stringArray(uris), .boolean(true)])
+            try options.connect().call(ControlAPI.quaverInterface, "ReplaceQueue", [.stringArray(uris), .boolean(true)])
         }
     }
 }
@@ -76,7 +77,7 @@ struct Remove: ParsableCommand {
         let client = try options.connect()
         let queue = try QueueSnapshot(client)
         let ids = try items.map(queue.id(of:))
-        try client.call(PlayerClient.quaver, "RemoveTracks", [.objectPathArray(ids)])
+        try client.call(ControlAPI.quaverInterface, "RemoveTracks", [.objectPathArray(ids)])
     }
 }
 
@@ -97,7 +98,7 @@ struct Move: ParsableCommand {
         // MoveTrack names the entry to follow, counted in the queue without the moved one.
         let others = queue.entries.map(\.id).filter { $0 != id }
         let after = position == 1 ? PlayerClient.noTrack : others[position - 2]
-        try client.call(PlayerClient.quaver, "MoveTrack", [.objectPath(id), .objectPath(after)])
+        try client.call(ControlAPI.quaverInterface, "MoveTrack", [.objectPath(id), .objectPath(after)])
     }
 }
 
@@ -105,7 +106,7 @@ struct Clear: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Empty the queue and stop.")
     @OptionGroup var options: ClientOptions
 
-    func run() throws { try options.connect().call(PlayerClient.quaver, "Clear") }
+    func run() throws { try options.connect().call(ControlAPI.quaverInterface, "Clear") }
 }
 
 struct Jump: ParsableCommand {
@@ -118,6 +119,6 @@ struct Jump: ParsableCommand {
     func run() throws {
         let client = try options.connect()
         let id = try QueueSnapshot(client).id(of: item)
-        try client.call(PlayerClient.trackList, "GoTo", [.objectPath(id)])
+        try client.call(ControlAPI.trackListInterface, "GoTo", [.objectPath(id)])
     }
 }

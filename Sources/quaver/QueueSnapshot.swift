@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 
 /// The queue as org.quaver.Quaver1.GetQueueRange returns it, page by page, and how users name its entries.
@@ -18,7 +19,7 @@ struct QueueSnapshot {
         var current: ObjectPath = "/"
         var total = 1
         while entries.count < total {
-            let reply = try client.call(PlayerClient.quaver, "GetQueueRange",
+            let reply = try client.call(ControlAPI.quaverInterface, "GetQueueRange",
                                         [.uint32(UInt32(entries.count)), .uint32(Self.pageSize)]).checked("a(oa{sv})ou")
             let page = (reply[0].arrayValue ?? []).compactMap { entry -> Entry? in
                 guard let fields = entry.arrayValue, let id = fields[0].objectPathValue else { return nil }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 
 struct Volume: ParsableCommand {
@@ -12,9 +13,9 @@ struct Volume: ParsableCommand {
         let client = try options.connect()
         if let value {
             guard let volume = Self.parse(value) else { throw ValidationError("volume must be 0–100 or 0–1, not \(value)") }
-            try client.set(PlayerClient.player, "Volume", .double(volume))
+            try client.set(ControlAPI.playerInterface, "Volume", .double(volume))
         }
-        let volume = try client.get(PlayerClient.player, "Volume").doubleValue ?? 0
+        let volume = try client.get(ControlAPI.playerInterface, "Volume").doubleValue ?? 0
         Terminal.line("volume \(Int((volume * 100).rounded()))%")
     }
 
@@ -36,8 +37,8 @@ struct Rate: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        if let value { try client.set(PlayerClient.player, "Rate", .double(value)) }
-        Terminal.line("rate \(try client.get(PlayerClient.player, "Rate").doubleValue ?? 1)")
+        if let value { try client.set(ControlAPI.playerInterface, "Rate", .double(value)) }
+        Terminal.line("rate \(try client.get(ControlAPI.playerInterface, "Rate").doubleValue ?? 1)")
     }
 }
 
@@ -46,8 +47,13 @@ struct Loop: ParsableCommand {
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case none, track, playlist
-        /// MPRIS LoopStatus values (MPRIS.md rule 9).
-        var loopStatus: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+        var loopStatus: ControlAPI.LoopStatus {
+            switch self {
+            case .none: return .none
+            case .track: return .track
+            case .playlist: return .playlist
+            }
+        }
     }
 
     @OptionGroup var options: ClientOptions
@@ -55,8 +61,8 @@ struct Loop: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        if let mode { try client.set(PlayerClient.player, "LoopStatus", .string(mode.loopStatus)) }
-        Terminal.line("loop \((try client.get(PlayerClient.player, "LoopStatus").stringValue ?? "").lowercased())")
+        if let mode { try client.set(ControlAPI.playerInterface, "LoopStatus", .string(mode.loopStatus.rawValue)) }
+        Terminal.line("loop \((try client.get(ControlAPI.playerInterface, "LoopStatus").stringValue ?? "").lowercased())")
     }
 }
 
@@ -70,7 +76,7 @@ struct Shuffle: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        if let state { try client.set(PlayerClient.player, "Shuffle", .boolean(state == .on)) }
-        Terminal.line("shuffle \(try client.get(PlayerClient.player, "Shuffle").boolValue == true ? "on" : "off")")
+        if let state { try client.set(ControlAPI.playerInterface, "Shuffle", .boolean(state == .on)) }
+        Terminal.line("shuffle \(try client.get(ControlAPI.playerInterface, "Shuffle").boolValue == true ? "on" : "off")")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 import DBus
 import EventLoop
 import Glibc
@@ -106,15 +107,15 @@ final class StatusFollower {
         status = initial
         let connection = client.connection
         subscriptions = [
-            try connection.subscribe(rule: MatchRule(sender: PlayerClient.busName, interface: PlayerClient.properties,
+            try connection.subscribe(rule: MatchRule(sender: ControlAPI.busName, interface: ControlAPI.propertiesInterface,
                                                      member: "PropertiesChanged", path: PlayerClient.path)) {
                 [unowned self] _ in refresh()
             },
-            try connection.subscribe(rule: MatchRule(sender: PlayerClient.busName, interface: PlayerClient.player,
+            try connection.subscribe(rule: MatchRule(sender: ControlAPI.busName, interface: ControlAPI.playerInterface,
                                                      member: "Seeked", path: PlayerClient.path)) {
                 [unowned self] _ in refresh()
             },
-            try connection.watchNameOwner(PlayerClient.busName) { owner in
+            try connection.watchNameOwner(ControlAPI.busName) { owner in
                 guard owner == nil else { return }
                 Terminal.warn("quaverd left the bus")
                 EventLoop.main.quit()
@@ -128,13 +129,13 @@ final class StatusFollower {
         draw()
     }
 
-    /// Re-reads everything (Position is live only through Get: MPRIS.md rule 1); signals that arrive
+    /// Re-reads everything (Position is live only through Get: docs/mpris.md, "Position"); signals that arrive
     /// meanwhile cause one more read, not one each.
     private func refresh() {
         guard !refreshing else { refreshAgain = true; return }
         refreshing = true
-        getAll(PlayerClient.player) { [unowned self] player in
-            getAll(PlayerClient.quaver) { [unowned self] quaver in
+        getAll(ControlAPI.playerInterface) { [unowned self] player in
+            getAll(ControlAPI.quaverInterface) { [unowned self] quaver in
                 status = PlayerStatus(player: player, quaver: quaver)
                 refreshing = false
                 draw()
@@ -144,8 +145,8 @@ final class StatusFollower {
     }
 
     private func getAll(_ interface: String, then body: @escaping ([String: DBusValue]) -> Void) {
-        client.connection.call(destination: PlayerClient.busName, path: PlayerClient.path,
-                               interface: PlayerClient.properties, method: "GetAll",
+        client.connection.call(destination: ControlAPI.busName, path: PlayerClient.path,
+                               interface: ControlAPI.propertiesInterface, method: "GetAll",
                                arguments: [.string(interface)]) { result in
             body((try? result.get())?.first?.dictionaryValue ?? [:])
         }

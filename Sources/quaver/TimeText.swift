@@ -1,4 +1,4 @@
-/// Times as users read and type them. MPRIS counts in microseconds (MPRIS.md rule 3).
+/// Times as users read and type them. MPRIS counts in microseconds (docs/mpris.md, "Times").
 enum TimeText {
     /// `3:07`, or `1:02:03` past an hour.
     static func format(microseconds: Int64) -> String {

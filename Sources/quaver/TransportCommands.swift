@@ -1,4 +1,5 @@
 import ArgumentParser
+import ControlAPI
 
 /// A command that is one MPRIS Player method without arguments.
 protocol PlayerMethodCommand: ParsableCommand {
@@ -7,7 +8,7 @@ protocol PlayerMethodCommand: ParsableCommand {
 }
 
 extension PlayerMethodCommand {
-    func run() throws { try options.connect().call(PlayerClient.player, Self.method) }
+    func run() throws { try options.connect().call(ControlAPI.playerInterface, Self.method) }
 }
 
 struct Next: PlayerMethodCommand {
@@ -61,15 +62,15 @@ struct Seek: ParsableCommand {
         let client = try options.connect()
         switch parsed {
         case .relative(let offset):
-            try client.call(PlayerClient.player, "Seek", [.int64(offset)])
+            try client.call(ControlAPI.playerInterface, "Seek", [.int64(offset)])
         case .absolute(let position):
             // SetPosition names the track, so a track change in between cannot move the wrong one.
-            let current = TrackInfo(try client.get(PlayerClient.player, "Metadata").dictionaryValue ?? [:])
+            let current = TrackInfo(try client.get(ControlAPI.playerInterface, "Metadata").dictionaryValue ?? [:])
             guard let track = current.trackID else { throw CLIError("there is no current track") }
             if let length = current.length, position > length {
                 throw CLIError("\(target) is past the end of the track (\(TimeText.format(microseconds: length)))")
             }
-            try client.call(PlayerClient.player, "SetPosition", [.objectPath(track), .int64(position)])
+            try client.call(ControlAPI.playerInterface, "SetPosition", [.objectPath(track), .int64(position)])
         }
     }
 }

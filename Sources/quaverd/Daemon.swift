@@ -5,6 +5,7 @@
 // join it. Shutdown saves the session, then stops playback, gives the name back and flushes.
 import BaseDirectories
 import Configuration
+import ControlAPI
 import DBus
 import DesktopEvents
 import EventLoop
@@ -70,7 +71,7 @@ final class Daemon {
             // libdbus reads DBUS_SYSTEM_BUS_ADDRESS, which is how tests hand us a fake logind.
             try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
                               saveState: { [weak self] in self?.saveNow() })
-            log.info("serving \(MPRISService.busName) on \(options.busAddress ?? "the session bus")")
+            log.info("serving \(ControlAPI.busName) on \(options.busAddress ?? "the session bus")")
             EventLoop.main.run()
             signals.forEach { $0.cancel() }
             desktop.stop()
@@ -107,7 +108,7 @@ final class Daemon {
 
     /// One owner at a time: a second daemon says so on one line and exits 1 (ConnectionError.nameTaken).
     private func claimName(on connection: Connection) throws {
-        try connection.requestName(MPRISService.busName)
+        try connection.requestName(ControlAPI.busName)
     }
 
     /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media` ([network] cache-size-mb,
@@ -170,8 +171,9 @@ final class Daemon {
 
     private func enqueue(_ items: [String], into player: Player) {
         var uris: [String] = []
+        let workingDirectory = FileManager.default.currentDirectoryPath
         for item in items {
-            let uri = OpenableURI.uri(forArgument: item)
+            let uri = FileURI.uri(forArgument: item, workingDirectory: workingDirectory)
             do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(item): \(error)") }
         }
         player.add(uris)
@@ -187,7 +189,7 @@ final class Daemon {
     private func shutDown(_ player: Player, _ connection: Connection) {
         player.stop()
         if connection.isConnected {
-            try? connection.releaseName(MPRISService.busName)
+            try? connection.releaseName(ControlAPI.busName)
             connection.flush()
         }
         connection.close()

@@ -1,7 +1,10 @@
+// quaverd: the daemon's entry point (options, logging, exit status); `Daemon` wires the modules together.
+// A program: may import every module below it (docs/ARCHITECTURE.md, "Layers").
 import ArgumentParser
-import EventLoop
 import Configuration
+import ControlAPI
 import DaemonLog
+import EventLoop
 import Foundation
 import Logging
 import QuaverVersion
@@ -10,7 +13,7 @@ import QuaverVersion
 struct Quaverd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quaverd",
-        abstract: "Quaver music daemon: an MPRIS player (org.mpris.MediaPlayer2.quaver) on the session bus.",
+        abstract: "Quaver music daemon: an MPRIS player (\(ControlAPI.busName)) on the session bus.",
         version: quaverVersion)
 
     @Option(name: .customLong("output"),

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -10,8 +11,7 @@ import XCTest
 /// name as quaverd wires them, in the test process on `EventLoop.main`, on a fresh private bus; clients
 /// are other processes (python, quaver).
 final class QuaverService {
-    static let busName = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
 
     let bus: PrivateBus
     let connection: Connection
@@ -31,7 +31,7 @@ final class QuaverService {
             quit: {}))
         interface = QuaverInterface(mpris: mpris, version: "1.2.3-test")
         connection.export(mpris.exportedObject(adding: [interface.description]))
-        try connection.requestName(Self.busName)
+        try connection.requestName(ControlAPI.busName)
     }
 
     /// Creates (tiny, silent to nobody: the engine is fake) files and returns their file URIs.
@@ -84,8 +84,8 @@ final class QuaverService {
 let pythonPrologue = """
 import dbus, sys, json
 bus = dbus.SessionBus()
-obj = bus.get_object('org.mpris.MediaPlayer2.quaver', '/org/mpris/MediaPlayer2')
-quaver = dbus.Interface(obj, 'org.quaver.Quaver1')
-props = dbus.Interface(obj, 'org.freedesktop.DBus.Properties')
+obj = bus.get_object('\(ControlAPI.busName)', '\(ControlAPI.objectPath)')
+quaver = dbus.Interface(obj, '\(ControlAPI.quaverInterface)')
+props = dbus.Interface(obj, '\(ControlAPI.propertiesInterface)')
 \(pythonErrorOf)
 """

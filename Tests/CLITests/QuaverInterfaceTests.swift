@@ -133,7 +133,7 @@ final class QuaverInterfaceTests: XCTestCase {
         XCTAssertEqual(lines[5], "True")
     }
 
-    /// PropertiesChanged carries values, once per command, only for what changed (MPRIS.md rule 6).
+    /// PropertiesChanged carries values, once per command, only for what changed (docs/mpris.md, "PropertiesChanged").
     func testPropertiesChangedAfterEachCommand() throws {
         let service = try QuaverService()
         let uris = try service.makeFiles(["a.flac", "b.flac"])

@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import PlayerCore
 import TestSupport
@@ -46,7 +47,7 @@ final class StatusFollowTests: XCTestCase {
         let service = try QuaverService()
         let follower = try service.startQuaver(["status", "--follow"])
         XCTAssertTrue(pump(until: { follower.standardOutput.contains("stopped") }, timeout: 10), follower.standardError)
-        try service.connection.releaseName(QuaverService.busName)
+        try service.connection.releaseName(ControlAPI.busName)
         XCTAssertTrue(pump(until: { !follower.isRunning }, timeout: 10))
         XCTAssertEqual(follower.process.terminationStatus, 0)
         XCTAssertTrue(follower.standardError.contains("quaverd left the bus"), follower.standardError)

@@ -24,7 +24,7 @@ final class SoundServerRestartTests: XCTestCase {
         recorder.wait(for: .interruption(began: false), timeout: 20)
         let resumedAt = seconds(engine.position)
         XCTAssertEqual(resumedAt, before, accuracy: 1.5, "playback resumed where it was")
-        // The new server's null sink starts slowly (PLATFORM.md: ~1.2 s), so allow it a few seconds.
+        // The new server's null sink starts slowly (docs/platform.md, "Sound server": ~1.2 s), so allow it a few seconds.
         var after = resumedAt
         for _ in 0..<10 where after < resumedAt + 1 {
             runLoop(for: 0.5)

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 @testable import MPRIS
@@ -9,22 +10,22 @@ final class PropertiesBatcherTests: XCTestCase {
         var values: [String: DBusValue] = ["PlaybackStatus": .string("Stopped"), "Volume": .double(1)]
         var sent: [(String, [String: DBusValue], [String])] = []
         let batcher = PropertiesBatcher { sent.append(($0, $1, $2)) }
-        batcher.watch("org.mpris.MediaPlayer2.Player") { values }
+        batcher.watch(ControlAPI.playerInterface) { values }
 
         values["PlaybackStatus"] = .string("Playing")
-        batcher.markChanged("org.mpris.MediaPlayer2.Player")
+        batcher.markChanged(ControlAPI.playerInterface)
         values["Volume"] = .double(0.5)
-        batcher.markChanged("org.mpris.MediaPlayer2.Player")
-        batcher.invalidate("Tracks", in: "org.mpris.MediaPlayer2.TrackList")
+        batcher.markChanged(ControlAPI.playerInterface)
+        batcher.invalidate("Tracks", in: ControlAPI.trackListInterface)
         XCTAssertTrue(sent.isEmpty, "nothing before the turn ends")
         EventLoop.main.run(until: { sent.count == 2 }, timeout: 2)
         XCTAssertEqual(sent.count, 2)
-        XCTAssertEqual(sent[0].0, "org.mpris.MediaPlayer2.Player")
+        XCTAssertEqual(sent[0].0, ControlAPI.playerInterface)
         XCTAssertEqual(sent[0].1, ["PlaybackStatus": .string("Playing"), "Volume": .double(0.5)])
-        XCTAssertEqual(sent[1].0, "org.mpris.MediaPlayer2.TrackList")
+        XCTAssertEqual(sent[1].0, ControlAPI.trackListInterface)
         XCTAssertEqual(sent[1].2, ["Tracks"])
 
-        batcher.markChanged("org.mpris.MediaPlayer2.Player")  // nothing really changed
+        batcher.markChanged(ControlAPI.playerInterface)  // nothing really changed
         EventLoop.main.run(until: { false }, timeout: 0.1)
         XCTAssertEqual(sent.count, 2, "no signal without a real change")
     }

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -25,7 +26,7 @@ final class BackgroundTagTests: XCTestCase {
         XCTAssertEqual(paths.count, 5)
         var metadata: [[String: DBusValue]] = []
         daemon.waitUntil("every title read", timeout: 20) {
-            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: RunningDaemon.trackList)
+            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
             metadata = (reply?.first?.arrayValue ?? []).map { ($0.dictionaryValue ?? [:]).mapValues(\.unwrapped) }
             return metadata.count == 5 && metadata.allSatisfy { $0["mpris:length"] != nil }
         }
@@ -44,7 +45,7 @@ final class BackgroundTagTests: XCTestCase {
         let first = try RunningDaemon(files.map(\.path))
         let last = try XCTUnwrap(first.tracks.last.flatMap { try? ObjectPath($0) })
         first.waitUntil("the last title read", timeout: 20) {
-            let reply = try? first.call("GetTracksMetadata", [.objectPathArray([last])], on: RunningDaemon.trackList)
+            let reply = try? first.call("GetTracksMetadata", [.objectPathArray([last])], on: ControlAPI.trackListInterface)
             return reply?.first?.arrayValue?.first?.dictionaryValue?["xesam:title"]?.unwrapped.stringValue == "Background 5"
         }
         first.process.send(SIGTERM)
@@ -53,7 +54,7 @@ final class BackgroundTagTests: XCTestCase {
 
         let second = try RunningDaemon(bus: first.bus, home: first.home)
         let paths = second.tracks.compactMap { try? ObjectPath($0) }
-        let reply = try second.call("GetTracksMetadata", [.objectPathArray(paths)], on: RunningDaemon.trackList)
+        let reply = try second.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
         let titles = (reply.first?.arrayValue ?? []).map { $0.dictionaryValue?["xesam:title"]?.unwrapped.stringValue }
         XCTAssertEqual(titles, (1...5).map { "Background \($0)" })
     }

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -28,12 +29,12 @@ final class BadInputTests: XCTestCase {
         assertError("InvalidArgs") { try daemon.call("Seek", [.string("10")]) }
         assertError("InvalidArgs") { try daemon.call("SetPosition", [.string("/org/quaver/Track/1"), .int64(0)]) }
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.int32(1)]) }
-        assertError("InvalidArgs") { try daemon.call("GoTo", [.string("x")], on: RunningDaemon.trackList) }
+        assertError("InvalidArgs") { try daemon.call("GoTo", [.string("x")], on: ControlAPI.trackListInterface) }
         assertError("InvalidArgs") { try daemon.set("Volume", .string("loud")) }
         assertError("InvalidArgs") { try daemon.set("Shuffle", .array(element: "b", [.boolean(true)])) }
         assertError("InvalidArgs") { try daemon.set("LoopStatus", .string("Sometimes")) }
         assertError("PropertyReadOnly") { try daemon.set("PlaybackStatus", .string("Playing")) }
-        assertError("PropertyReadOnly") { try daemon.set("Identity", .string("Evil"), RunningDaemon.root) }
+        assertError("PropertyReadOnly") { try daemon.set("Identity", .string("Evil"), ControlAPI.rootInterface) }
         assertError("UnknownProperty") { _ = try daemon.get("Loudness") }
         assertError("UnknownMethod") { try daemon.call("Rewind") }
         daemon.assertIntact(tracks: queue)
@@ -79,23 +80,23 @@ final class BadInputTests: XCTestCase {
     func testUnknownTrackIdsDoNothing() throws {
         try daemon.call("Play")
         daemon.waitUntil("seekable") { (try? daemon.get("CanSeek").boolValue) == true }
-        for path in ["/org/quaver/Track/999", "/org/mpris/MediaPlayer2/TrackList/NoTrack", "/elsewhere/1"] {
+        for path in ["/org/quaver/Track/999", ControlAPI.TrackPath.noTrack, "/elsewhere/1"] {
             try daemon.call("SetPosition", [.objectPath(try ObjectPath(path)), .int64(20_000_000)])
-            try daemon.call("GoTo", [.objectPath(try ObjectPath(path))], on: RunningDaemon.trackList)
-            try daemon.call("RemoveTrack", [.objectPath(try ObjectPath(path))], on: RunningDaemon.trackList)
+            try daemon.call("GoTo", [.objectPath(try ObjectPath(path))], on: ControlAPI.trackListInterface)
+            try daemon.call("RemoveTrack", [.objectPath(try ObjectPath(path))], on: ControlAPI.trackListInterface)
         }
-        // The current id with a position past the end, or negative: also ignored (MPRIS.md rule 4).
+        // The current id with a position past the end, or negative: also ignored (docs/mpris.md, "Seek and SetPosition").
         try daemon.call("SetPosition", [.objectPath(try ObjectPath(queue[0])), .int64(3_600_000_000)])
         try daemon.call("SetPosition", [.objectPath(try ObjectPath(queue[0])), .int64(-5)])
         usleep(300_000)
         XCTAssertLessThan(daemon.positionSeconds, 5, "no seek happened")
         XCTAssertEqual(daemon.currentTrack, queue[0])
         let reply = try daemon.call("GetTracksMetadata", [.objectPathArray(["/org/quaver/Track/999"])],
-                                    on: RunningDaemon.trackList)
+                                    on: ControlAPI.trackListInterface)
         XCTAssertEqual(reply[0].arrayValue?.count, 0)
         assertError("InvalidArgs") {
             try daemon.call("AddTrack", [.string(Media.uri(fixtures.mp3)), .objectPath("/org/quaver/Track/999"),
-                                         .boolean(false)], on: RunningDaemon.trackList)
+                                         .boolean(false)], on: ControlAPI.trackListInterface)
         }
         daemon.assertIntact(tracks: queue)
     }
@@ -109,8 +110,8 @@ final class BadInputTests: XCTestCase {
         assertError("NotSupported") { try daemon.call("OpenUri", [.string("x" + String(repeating: "b", count: 1 << 20) + "://")]) }
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string("")]) }
         assertError("FileNotFound") {
-            try daemon.call("AddTrack", [.string(Media.uri(fixtures.missing)), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"),
-                                         .boolean(true)], on: RunningDaemon.trackList)
+            try daemon.call("AddTrack", [.string(Media.uri(fixtures.missing)), .objectPath(ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)),
+                                         .boolean(true)], on: ControlAPI.trackListInterface)
         }
         daemon.assertIntact(tracks: queue)
         XCTAssertEqual(daemon.status, "Stopped")
@@ -124,8 +125,8 @@ final class BadInputTests: XCTestCase {
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string(Media.uri(fixtures.randomBytes))]) }
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string("file:///etc/passwd")]) }
         assertError("InvalidArgs") {
-            try daemon.call("AddTrack", [.string(Media.uri(fixtures.text)), .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack"),
-                                         .boolean(true)], on: RunningDaemon.trackList)
+            try daemon.call("AddTrack", [.string(Media.uri(fixtures.text)), .objectPath(ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)),
+                                         .boolean(true)], on: ControlAPI.trackListInterface)
         }
         XCTAssertEqual(daemon.currentTrack, queue[0])
         XCTAssertEqual(daemon.status, "Playing")
@@ -146,11 +147,11 @@ final class BadInputTests: XCTestCase {
     }
 
     func testGetAllNeverFails() throws {
-        for interface in [RunningDaemon.root, RunningDaemon.player, RunningDaemon.trackList] {
+        for interface in [ControlAPI.rootInterface, ControlAPI.playerInterface, ControlAPI.trackListInterface] {
             XCTAssertFalse(try daemon.getAll(interface).isEmpty, interface)
         }
         try daemon.call("Stop")
-        for id in queue { try daemon.call("RemoveTrack", [.objectPath(try ObjectPath(id))], on: RunningDaemon.trackList) }
+        for id in queue { try daemon.call("RemoveTrack", [.objectPath(try ObjectPath(id))], on: ControlAPI.trackListInterface) }
         let empty = try daemon.getAll()
         XCTAssertEqual(empty["Metadata"]?.unwrapped.dictionaryValue?.count, 0, "empty Metadata without a track")
         XCTAssertEqual(empty["CanPlay"]?.unwrapped, .boolean(false))

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -40,7 +41,7 @@ final class CLIEndToEndTests: XCTestCase {
 
     var queuedFileNames: [String] {
         get throws {
-            let reply = try daemon.call("GetQueue", on: "org.quaver.Quaver1")
+            let reply = try daemon.call("GetQueue", on: ControlAPI.quaverInterface)
             return (reply[0].arrayValue ?? []).compactMap { entry -> String? in
                 let metadata = entry.arrayValue?[1].dictionaryValue
                 return metadata?["xesam:url"]?.unwrapped.stringValue.flatMap { URL(string: $0)?.lastPathComponent }

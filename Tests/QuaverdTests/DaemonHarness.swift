@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -7,12 +8,7 @@ import XCTest
 /// The real quaverd on a private bus, with its own cache, state, config and home in a temporary folder,
 /// playing into `fakesink sync=true` (real time, no sound server), driven by an in-process client and playerctl.
 final class RunningDaemon {
-    static let name = "org.mpris.MediaPlayer2.quaver"
-    static let path: ObjectPath = "/org/mpris/MediaPlayer2"
-    static let root = "org.mpris.MediaPlayer2"
-    static let player = "org.mpris.MediaPlayer2.Player"
-    static let trackList = "org.mpris.MediaPlayer2.TrackList"
-    static let properties = "org.freedesktop.DBus.Properties"
+    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
     static var executable: String { productsDirectory.appendingPathComponent("quaverd").path }
 
     let bus: PrivateBus
@@ -49,7 +45,7 @@ final class RunningDaemon {
 
     static func hasOwner(_ client: Connection) -> Bool {
         let reply = try? client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                     interface: "org.freedesktop.DBus", method: "NameHasOwner", arguments: [.string(name)])
+                                     interface: "org.freedesktop.DBus", method: "NameHasOwner", arguments: [.string(ControlAPI.busName)])
         return reply?.first?.boolValue == true
     }
 
@@ -58,28 +54,28 @@ final class RunningDaemon {
     // MARK: Client calls
 
     @discardableResult
-    func call(_ method: String, _ arguments: [DBusValue] = [], on interface: String = RunningDaemon.player) throws
+    func call(_ method: String, _ arguments: [DBusValue] = [], on interface: String = ControlAPI.playerInterface) throws
         -> [DBusValue] {
-        try client.call(destination: RunningDaemon.name, path: RunningDaemon.path, interface: interface,
+        try client.call(destination: ControlAPI.busName, path: RunningDaemon.path, interface: interface,
                         method: method, arguments: arguments, timeout: 10)
     }
 
-    func get(_ property: String, _ interface: String = RunningDaemon.player) throws -> DBusValue {
-        try call("Get", [.string(interface), .string(property)], on: RunningDaemon.properties)[0].unwrapped
+    func get(_ property: String, _ interface: String = ControlAPI.playerInterface) throws -> DBusValue {
+        try call("Get", [.string(interface), .string(property)], on: ControlAPI.propertiesInterface)[0].unwrapped
     }
 
-    func set(_ property: String, _ value: DBusValue, _ interface: String = RunningDaemon.player) throws {
-        try call("Set", [.string(interface), .string(property), .variant(value)], on: RunningDaemon.properties)
+    func set(_ property: String, _ value: DBusValue, _ interface: String = ControlAPI.playerInterface) throws {
+        try call("Set", [.string(interface), .string(property), .variant(value)], on: ControlAPI.propertiesInterface)
     }
 
-    func getAll(_ interface: String = RunningDaemon.player) throws -> [String: DBusValue] {
-        try call("GetAll", [.string(interface)], on: RunningDaemon.properties)[0].dictionaryValue ?? [:]
+    func getAll(_ interface: String = ControlAPI.playerInterface) throws -> [String: DBusValue] {
+        try call("GetAll", [.string(interface)], on: ControlAPI.propertiesInterface)[0].dictionaryValue ?? [:]
     }
 
     /// The current Metadata with its variants unwrapped (the values keep their D-Bus types).
     var metadata: [String: DBusValue] { ((try? get("Metadata").dictionaryValue) ?? [:]).mapValues(\.unwrapped) }
     var status: String? { try? get("PlaybackStatus").stringValue }
-    var tracks: [String] { (try? get("Tracks", RunningDaemon.trackList).stringArrayValue) ?? [] }
+    var tracks: [String] { (try? get("Tracks", ControlAPI.trackListInterface).stringArrayValue) ?? [] }
     var currentTrack: String? { metadata["mpris:trackid"]?.stringValue }
     var positionSeconds: Double { Double((try? get("Position").int64Value) ?? -1) / 1_000_000 }
 

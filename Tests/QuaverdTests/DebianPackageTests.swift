@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -105,9 +106,9 @@ final class DebianPackageTests: XCTestCase {
         let status = try run(root.path + "/usr/bin/quaver", ["status", "--json", "--bus-address", bus.address]).out
         let object = try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any]
         XCTAssertEqual(object?["state"] as? String, "stopped", status)
-        let reply = try client.call(destination: RunningDaemon.name, path: RunningDaemon.path,
-                                    interface: RunningDaemon.properties, method: "Get",
-                                    arguments: [.string("org.quaver.Quaver1"), .string("Version")])
+        let reply = try client.call(destination: ControlAPI.busName, path: RunningDaemon.path,
+                                    interface: ControlAPI.propertiesInterface, method: "Get",
+                                    arguments: [.string(ControlAPI.quaverInterface), .string("Version")])
         XCTAssertEqual(reply.first?.unwrapped.stringValue, version)
     }
 }

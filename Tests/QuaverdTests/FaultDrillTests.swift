@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import Glibc
@@ -77,7 +78,7 @@ final class FaultDrillTests: XCTestCase {
         daemon.waitUntil("the failed save logged") { daemon.process.standardError.contains("cannot save the player state") }
         daemon.waitUntil("still playing") { daemon.status == "Playing" && daemon.positionSeconds > 1 }
         try disk.remount(readOnly: false)
-        try daemon.call("Quit", on: RunningDaemon.root)
+        try daemon.call("Quit", on: ControlAPI.rootInterface)
         XCTAssertEqual(daemon.process.waitForExit(timeout: 10), 0)
         let restarted = try RunningDaemon(bus: daemon.bus, home: daemon.home, environment: try disk.environment())
         XCTAssertEqual(try restarted.get("Volume").doubleValue ?? 0, 0.3, accuracy: 0.001, "saved at exit")

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import Glibc
@@ -19,21 +20,21 @@ final class HostileMetadataTests: XCTestCase {
         let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
         XCTAssertEqual(paths.count, media.all.count)
         daemon.waitUntil("every file read in the background", timeout: 30) {
-            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: RunningDaemon.trackList)
+            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
             let tracks = (reply?.first?.arrayValue ?? []).map { ($0.dictionaryValue ?? [:]).mapValues(\.unwrapped) }
             return tracks.count == paths.count && tracks.allSatisfy { $0["mpris:length"] != nil }
         }
         for path in paths {
-            try daemon.call("GoTo", [.objectPath(path)], on: RunningDaemon.trackList)
+            try daemon.call("GoTo", [.objectPath(path)], on: ControlAPI.trackListInterface)
             try daemon.call("Play")
             daemon.waitUntil("\(path) playing", timeout: 20) {
                 daemon.currentTrack == path.rawValue && daemon.status == "Playing" && daemon.positionSeconds > 0.3
             }
             try assertBounded(daemon.getAll())
         }
-        let metadata = try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: RunningDaemon.trackList)
+        let metadata = try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
         try assertBounded(metadata[0])
-        try assertBounded(daemon.call("GetQueue", on: "org.quaver.Quaver1")[0])
+        try assertBounded(daemon.call("GetQueue", on: ControlAPI.quaverInterface)[0])
         let tracks = (metadata.first?.arrayValue ?? []).map { ($0.dictionaryValue ?? [:]).mapValues(\.unwrapped) }
         XCTAssertEqual(tracks[1]["xesam:title"]?.stringValue?.utf8.count, Self.maximumStringBytes, "the 1 MB title, cut")
         XCTAssertEqual(tracks[2]["xesam:artist"]?.stringArrayValue?.count, Self.maximumListCount, "10 000 artists, cut")

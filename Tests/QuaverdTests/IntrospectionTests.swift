@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import FoundationXML
@@ -36,8 +37,8 @@ final class IntrospectionTests: XCTestCase {
         let daemon = try RunningDaemon()
         let xml = try daemon.call("Introspect", on: "org.freedesktop.DBus.Introspectable")[0].stringValue ?? ""
         let interfaces = try Self.members(of: xml)
-        for (name, expected) in [(RunningDaemon.root, Self.root), (RunningDaemon.player, Self.player),
-                                 (RunningDaemon.trackList, Self.trackList)] {
+        for (name, expected) in [(ControlAPI.rootInterface, Self.root), (ControlAPI.playerInterface, Self.player),
+                                 (ControlAPI.trackListInterface, Self.trackList)] {
             let actual = interfaces[name] ?? []
             XCTAssertEqual(actual.subtracting(expected).sorted(), [], "\(name): not in the spec")
             XCTAssertEqual(expected.subtracting(actual).sorted(), [], "\(name): missing")

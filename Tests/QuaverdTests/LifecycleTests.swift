@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -24,14 +25,14 @@ final class LifecycleTests: XCTestCase {
         let bus = try PrivateBus(serviceDirectories: [services.path])
         let client = try Connection(address: bus.address)
         XCTAssertFalse(RunningDaemon.hasOwner(client))
-        let reply = try client.call(destination: RunningDaemon.name, path: RunningDaemon.path,
+        let reply = try client.call(destination: ControlAPI.busName, path: RunningDaemon.path,
                                     interface: "org.freedesktop.DBus.Properties", method: "Get",
-                                    arguments: [.string(RunningDaemon.root), .string("Identity")], timeout: 30)
+                                    arguments: [.string(ControlAPI.rootInterface), .string("Identity")], timeout: 30)
         XCTAssertEqual(reply.first?.unwrapped, .string("Quaver"))
         // Started by the bus, not by us: stop it by the PID the bus reports.
         let pid = try client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                   interface: "org.freedesktop.DBus", method: "GetConnectionUnixProcessID",
-                                  arguments: [.string(RunningDaemon.name)])[0].int64Value
+                                  arguments: [.string(ControlAPI.busName)])[0].int64Value
         let daemonPID = try XCTUnwrap(pid.map { pid_t($0) })
         XCTAssertEqual(kill(daemonPID, SIGTERM), 0)
         XCTAssertTrue(eventually(timeout: 10) { kill(daemonPID, 0) != 0 || !RunningDaemon.hasOwner(client) })
@@ -52,7 +53,7 @@ final class LifecycleTests: XCTestCase {
 
     func testQuitAndSIGTERMExitCleanly() throws {
         let first = try RunningDaemon()
-        try first.call("Quit", on: RunningDaemon.root)
+        try first.call("Quit", on: ControlAPI.rootInterface)
         XCTAssertEqual(first.process.waitForExit(timeout: 10), 0, first.process.standardError)
         let second = try RunningDaemon([try Media.longTone().path], bus: first.bus)
         try second.call("Play")
@@ -65,10 +66,10 @@ final class LifecycleTests: XCTestCase {
         let daemon = try RunningDaemon()
         XCTAssertEqual(try daemon.get("PlaybackStatus").stringValue, "Stopped")
         XCTAssertEqual(try daemon.get("CanPlay").boolValue, false)
-        XCTAssertEqual(try daemon.get("Identity", RunningDaemon.root).stringValue, "Quaver")
-        XCTAssertEqual(try daemon.get("DesktopEntry", RunningDaemon.root).stringValue, "quaver")
-        XCTAssertEqual(try daemon.get("SupportedUriSchemes", RunningDaemon.root).stringArrayValue, ["file", "http", "https"])
-        let types = try daemon.get("SupportedMimeTypes", RunningDaemon.root).stringArrayValue ?? []
+        XCTAssertEqual(try daemon.get("Identity", ControlAPI.rootInterface).stringValue, "Quaver")
+        XCTAssertEqual(try daemon.get("DesktopEntry", ControlAPI.rootInterface).stringValue, "quaver")
+        XCTAssertEqual(try daemon.get("SupportedUriSchemes", ControlAPI.rootInterface).stringArrayValue, ["file", "http", "https"])
+        let types = try daemon.get("SupportedMimeTypes", ControlAPI.rootInterface).stringArrayValue ?? []
         for type in ["audio/x-flac", "audio/mpeg", "application/ogg"] { XCTAssertTrue(types.contains(type), type) }
     }
 }

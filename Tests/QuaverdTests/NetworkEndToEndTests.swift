@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -53,9 +54,9 @@ final class NetworkEndToEndTests: XCTestCase {
         let daemon = try RunningDaemon([try Media.fixtures().flac.path])
         try daemon.playerctl("open", server.secureURL("song.mp3"))
         daemon.waitUntil("LastError set") {
-            ((try? daemon.get("LastError", "org.quaver.Quaver1").stringValue) ?? "").contains("certificate")
+            ((try? daemon.get("LastError", ControlAPI.quaverInterface).stringValue) ?? "").contains("certificate")
         }
-        let error = try daemon.get("LastError", "org.quaver.Quaver1").stringValue ?? ""
+        let error = try daemon.get("LastError", ControlAPI.quaverInterface).stringValue ?? ""
         XCTAssertTrue(error.contains("network: ") && error.contains(server.secureURL("song.mp3")), error)
         // An opened track that cannot play at all is taken out again: the queue is as it was.
         daemon.waitUntil("taken out again") { daemon.tracks == ["/org/quaver/Track/1"] }
@@ -89,7 +90,7 @@ final class NetworkEndToEndTests: XCTestCase {
             XCTAssertTrue(daemon.process.isRunning, daemon.process.standardError)
             XCTAssertEqual((try? daemon.getAll())?.isEmpty, false, "GetAll(Player) failed after \(path)")
         }
-        let lastError = try daemon.get("LastError", "org.quaver.Quaver1").stringValue ?? ""
+        let lastError = try daemon.get("LastError", ControlAPI.quaverInterface).stringValue ?? ""
         XCTAssertTrue(lastError.contains("network: http://127.0.0.1:\(hostile.port)/"), lastError)
         let media = home.url.appendingPathComponent("cache/quaver/media")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: media.path))?.filter({ $0.hasSuffix(".data") }) ?? [] {

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import TestSupport
@@ -17,7 +18,7 @@ final class PersistenceTests: XCTestCase {
         let files = [fixtures.flac, try Media.longTone(), fixtures.mp3]
         let first = try RunningDaemon(files.map(\.path))
         let ids = first.tracks
-        try first.call("GoTo", [.objectPath(try ObjectPath(ids[1]))], on: RunningDaemon.trackList)
+        try first.call("GoTo", [.objectPath(try ObjectPath(ids[1]))], on: ControlAPI.trackListInterface)
         try first.call("Play")
         first.waitUntil("seekable") { (try? first.get("CanSeek").boolValue) == true }
         try first.call("SetPosition", [.objectPath(try ObjectPath(ids[1])), .int64(20_000_000)])
@@ -87,7 +88,7 @@ final class PersistenceTests: XCTestCase {
 
     func testCommandLineItemsJoinTheRestoredQueue() throws {
         let first = try RunningDaemon([fixtures.flac.path])
-        try first.call("Quit", on: RunningDaemon.root)
+        try first.call("Quit", on: ControlAPI.rootInterface)
         XCTAssertEqual(first.process.waitForExit(timeout: 10), 0)
         let second = try RunningDaemon([fixtures.mp3.path], bus: first.bus, home: first.home)
         XCTAssertEqual(urls(second), [Media.uri(fixtures.flac), Media.uri(fixtures.mp3)])
@@ -111,7 +112,7 @@ final class PersistenceTests: XCTestCase {
 
     func testStartsFreshWhenResumeOnStartIsOff() throws {
         let first = try RunningDaemon([fixtures.flac.path])
-        try first.call("Quit", on: RunningDaemon.root)
+        try first.call("Quit", on: ControlAPI.rootInterface)
         XCTAssertEqual(first.process.waitForExit(timeout: 10), 0)
         try Settings.write("[playback]\nresume-on-start = false\n", home: first.home)
         let second = try RunningDaemon(bus: first.bus, home: first.home)
@@ -121,7 +122,7 @@ final class PersistenceTests: XCTestCase {
     /// The xesam:url of every queued track, in queue order.
     private func urls(_ daemon: RunningDaemon) -> [String] {
         let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
-        let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: RunningDaemon.trackList)
+        let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
         return (reply?.first?.arrayValue ?? []).map { $0.dictionaryValue?["xesam:url"]?.unwrapped.stringValue ?? "?" }
     }
 }

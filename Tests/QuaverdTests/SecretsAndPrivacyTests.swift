@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import Glibc
@@ -6,7 +7,6 @@ import XCTest
 
 /// Credentials in URLs are used to fetch and never shown; what the daemon keeps is private to its user.
 final class SecretsAndPrivacyTests: XCTestCase {
-    static let quaver = "org.quaver.Quaver1"
     /// The password of nginx's `/private/` (user `quaver`).
     static let password = "secret"
 
@@ -34,7 +34,7 @@ final class SecretsAndPrivacyTests: XCTestCase {
             daemon.status == "Playing" && daemon.metadata["xesam:title"]?.stringValue == Fixtures.title
         }
         XCTAssertEqual(daemon.metadata["xesam:url"]?.stringValue, "http://***@127.0.0.1:\(server.port)/private/song.mp3")
-        try daemon.call("AddTracks", [.stringArray([https, refused]), .string("end"), .boolean(false)], on: Self.quaver)
+        try daemon.call("AddTracks", [.stringArray([https, refused]), .string("end"), .boolean(false)], on: ControlAPI.quaverInterface)
         try daemon.call("Next")
         daemon.waitUntil("the https track playing", timeout: 20) {
             daemon.status == "Playing" && daemon.metadata["xesam:url"]?.stringValue?.hasPrefix("https://***@") == true
@@ -43,7 +43,7 @@ final class SecretsAndPrivacyTests: XCTestCase {
         try daemon.call("Next")
         var lastError = ""
         daemon.waitUntil("LastError for the refused connection", timeout: 30) {
-            lastError = (try? daemon.get("LastError", Self.quaver).stringValue) ?? ""
+            lastError = (try? daemon.get("LastError", ControlAPI.quaverInterface).stringValue) ?? ""
             return !lastError.isEmpty
         }
         XCTAssertTrue(lastError.contains("http://***@127.0.0.1:\(closedPort)/song.mp3"), lastError)
@@ -110,14 +110,14 @@ final class SecretsAndPrivacyTests: XCTestCase {
     /// Everything a client can read: GetAll on every interface, the queue in all three forms, Metadata.
     private func publishedText(of daemon: RunningDaemon) throws -> String {
         var text = ""
-        for interface in [RunningDaemon.root, RunningDaemon.player, RunningDaemon.trackList, Self.quaver] {
+        for interface in [ControlAPI.rootInterface, ControlAPI.playerInterface, ControlAPI.trackListInterface, ControlAPI.quaverInterface] {
             text += "\(try daemon.getAll(interface))\n"
         }
-        text += "\(try daemon.call("GetQueue", on: Self.quaver))\n"
-        text += "\(try daemon.call("GetQueueRange", [.uint32(0), .uint32(10)], on: Self.quaver))\n"
+        text += "\(try daemon.call("GetQueue", on: ControlAPI.quaverInterface))\n"
+        text += "\(try daemon.call("GetQueueRange", [.uint32(0), .uint32(10)], on: ControlAPI.quaverInterface))\n"
         let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
         XCTAssertEqual(paths.count, 3)
-        text += "\(try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: RunningDaemon.trackList))\n"
+        text += "\(try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface))\n"
         return text
     }
 }

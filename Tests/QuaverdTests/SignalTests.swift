@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -19,8 +20,8 @@ final class SignalTests: XCTestCase {
     /// Seeked values (µs) received by an in-process client, pumped on the test's loop.
     private func recordSeeked() throws -> (SignalSubscription, () -> [Int64]) {
         var seen: [Int64] = []
-        let subscription = try daemon.client.subscribe(rule: MatchRule(sender: RunningDaemon.name,
-                                                                       interface: RunningDaemon.player, member: "Seeked")) {
+        let subscription = try daemon.client.subscribe(rule: MatchRule(sender: ControlAPI.busName,
+                                                                       interface: ControlAPI.playerInterface, member: "Seeked")) {
             seen.append($0.arguments.first?.int64Value ?? -1)
         }
         EventLoop.main.run(until: { false }, timeout: 0.2)  // AddMatch and the owner lookup settle

@@ -5,6 +5,7 @@
    libcurl and the ~25 libraries it pulls in (TLS, Kerberos, LDAP, SSH, IDN …), which cost 6 MB of resident
    memory when linked. The types and constants come from curl.h; every call goes through the functions
    below, never to a curl_ symbol directly (the program is not linked against libcurl). */
+/* C interop: only the RemoteMedia wrapper may import this module (docs/ARCHITECTURE.md, "Layers"). */
 #include <curl/curl.h>
 
 /* Loads libcurl and runs curl_global_init once per process (thread-safe, pthread_once; libcurl 7.84+

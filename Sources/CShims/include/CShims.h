@@ -1,5 +1,7 @@
 // Static inline wrappers for the C macros and variadic functions Swift cannot call.
 // Keep this file tiny: everything that Swift can call directly is called directly.
+// C interop layer: includes the GLib, GStreamer and libdbus headers; only the wrappers (EventLoop, DBus,
+// GStreamer) may import it (docs/ARCHITECTURE.md, "Layers").
 #ifndef QUAVER_CSHIMS_H
 #define QUAVER_CSHIMS_H
 

@@ -1,4 +1,4 @@
-import Playlists
+import ControlAPI
 import XCTest
 
 final class FileURITests: XCTestCase {

@@ -26,6 +26,14 @@ public enum FileURI {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A command-line argument as a URI: one with a scheme stays as it is; a path, absolute or relative
+    /// to `workingDirectory`, becomes a `file://` URI. The CLI's `MediaSources` resolves paths with the same
+    /// `LocalPath.absolute` and `encode`, so `quaverd x.flac` and `quaver add x.flac` queue the same URI.
+    public static func uri(forArgument argument: String, workingDirectory: String) -> String {
+        if LocalPath.uriScheme(argument) != nil { return argument }
+        return encode(pathBytes: LocalPath.absolute(Array(argument.utf8), in: Array(workingDirectory.utf8)))
+    }
+
     /// The decoded path bytes of a local `file:` URI: `file:///p`, `file://localhost/p` or `file:/p`.
     /// `nil` for another host (not a local file) or a malformed escape.
     public static func pathBytes(fromURI uri: String) -> [UInt8]? {
