@@ -19,11 +19,11 @@ public final class DesktopEvents {
     /// Whether the sound server was reachable at the last change: each outage is logged once.
     private var soundServerUp: Bool?
 
-    /// Call right after creating the player: this takes over `engine.delegate` and forwards to the player.
-    public init(player: Player, engine: AudioEngine, policies: DesktopPolicies, log: Logger) {
+    /// Sets the player's sound-server request policy; the rest starts with `start`.
+    public init(player: Player, policies: DesktopPolicies, log: Logger) {
         playback = AutomaticPlayback(player: player, log: log)
         self.policies = policies
-        interruptions = SoundServerInterruptions(engine: engine, playback: playback, policies: policies)
+        interruptions = SoundServerInterruptions(playback: playback, policies: policies)
         outputs = OutputDeviceMonitor(processID: String(getpid()))
     }
 

@@ -1,26 +1,22 @@
 import PlayerCore
 
-/// Stands between the engine and the player for `.interruption` events, so the cork policy can be
-/// switched off and each pause and resume is logged; every other event goes to the player unchanged.
+/// The cork policy for sound-server requests, which the player hands over (`soundServerRequestPolicy`):
+/// it can be switched off, and each pause and resume is logged.
 ///
 /// PulseAudio's module-role-cork makes pulsesink ask for PAUSED while a phone-role stream plays and
 /// for PLAYING ~1 s after it ends, even if the user had paused meanwhile: the Player resumes only what
 /// the interruption paused. PipeWire sends neither; `CallWatcher` covers calls there.
-public final class SoundServerInterruptions: AudioEngineDelegate {
+final class SoundServerInterruptions {
     private let playback: AutomaticPlayback
     private let policies: DesktopPolicies
 
-    /// Becomes the engine's delegate (in place of the player, which it forwards to).
-    public init(engine: AudioEngine, playback: AutomaticPlayback, policies: DesktopPolicies) {
+    init(playback: AutomaticPlayback, policies: DesktopPolicies) {
         self.playback = playback
         self.policies = policies
-        engine.delegate = self
+        playback.player.soundServerRequestPolicy = { [weak self] began in self?.soundServerAsked(toPause: began) }
     }
 
-    public func engine(_ engine: AudioEngine, didEmit event: AudioEngineEvent) {
-        guard case .interruption(let began) = event else {
-            return playback.player.engine(engine, didEmit: event)
-        }
+    private func soundServerAsked(toPause began: Bool) {
         switch CorkDecision(began: began, policies: policies) {
         case .pause: playback.interrupt(.corked)
         case .resume: playback.resume(.uncorked)

@@ -15,7 +15,7 @@ extension Player: AudioEngineDelegate {
         case .seekCompleted(let position): seekCompleted(at: position)
         case .endOfStream(let id): if id == loaded { finishedTrack(); advance(repeatingTrack: true) }
         case .failed(let id, let error): failed(id, error)
-        case .interruption(let began): if began { beginInterruption() } else { endInterruption() }
+        case .interruption(let began): soundServerAsked(toPause: began)
         }
     }
 

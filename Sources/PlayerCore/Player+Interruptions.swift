@@ -2,6 +2,13 @@
 // sleep. Only what an interruption paused is resumed, and only if the user did nothing since
 // (docs/platform.md, "Sound server": pulsesink asks to play again even when the user had paused).
 extension Player {
+    /// The engine passed on a request of the sound server (PulseAudio's role-cork: pause for a call,
+    /// play again after it): the policy set in `soundServerRequestPolicy` decides, else the core obeys.
+    func soundServerAsked(toPause pause: Bool) {
+        if let policy = soundServerRequestPolicy { return policy(pause) }
+        if pause { beginInterruption() } else { endInterruption() }
+    }
+
     /// Pauses because the desktop needs it. Returns whether it paused (false when not playing).
     /// The pause can be undone by `endInterruption()` until the user acts (any command, a seek).
     @discardableResult

@@ -50,6 +50,9 @@ public final class Player {
     var failedInARow: Set<TrackID> = []
     /// An interruption (a phone call corking music) paused us: its end may resume, nothing else's does.
     var pausedByInterruption = false
+    /// Decides what a sound-server request to pause (`true`) or play again (`false`) does; adapters with
+    /// policies of their own (the desktop events) set it. Every engine event still reaches the core first.
+    public var soundServerRequestPolicy: ((Bool) -> Void)?
     /// Set by `open` until the opened track plays or anything else is asked for.
     var openedOver: OpenedOver?
 

@@ -50,8 +50,7 @@ final class Daemon {
                                                                  replayGain: replayGain()))
             let player = Player(engine: engine)
             player.joinsTracksGaplessly = settings.playback.gapless
-            // Right after the player: it takes over the engine's events to apply the interruption policies.
-            let desktop = DesktopEvents(player: player, engine: engine, policies: desktopPolicies(), log: log)
+            let desktop = DesktopEvents(player: player, policies: desktopPolicies(), log: log)
             let scanner = makeTagScanner(player)
             recorder = makeRecorder(player)
             if settings.playback.resumeOnStart { recorder?.restore(resumePaused: settings.playback.resumePaused) }

@@ -20,7 +20,7 @@ final class LogindTests: XCTestCase {
         engine = FakeEngine()
         engine.timeScale = 0
         player = Player(engine: engine)
-        events = DesktopEvents(player: player, engine: engine, policies: policies, log: Logger(label: "test"))
+        events = DesktopEvents(player: player, policies: policies, log: Logger(label: "test"))
         // The daemon's state saver: it tells the fake, so the fake's log orders it against the lock release.
         try events.start(systemBus: connection, sessionBus: nil) { [unowned self] in
             _ = try? self.connection.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
@@ -99,7 +99,7 @@ final class LogindTests: XCTestCase {
         connection = try Connection(address: bus.address)
         engine = FakeEngine()
         player = Player(engine: engine)
-        events = DesktopEvents(player: player, engine: engine, policies: DesktopPolicies(), log: Logger(label: "test"))
+        events = DesktopEvents(player: player, policies: DesktopPolicies(), log: Logger(label: "test"))
         try events.start(systemBus: connection, sessionBus: nil) {}
         _ = player.add(["file:///a.flac"])
         player.play()

@@ -15,7 +15,7 @@ final class OtherPlayerTests: XCTestCase {
         let player = Player(engine: engine)
         var policies = DesktopPolicies()
         policies.pauseWhenOtherPlayerStarts = policy
-        let events = DesktopEvents(player: player, engine: engine, policies: policies, log: Logger(label: "test"))
+        let events = DesktopEvents(player: player, policies: policies, log: Logger(label: "test"))
         try events.start(systemBus: nil, sessionBus: connection) {}
         defer { events.stop() }
         _ = player.add(["file:///a.flac"])

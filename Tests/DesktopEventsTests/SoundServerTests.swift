@@ -27,7 +27,7 @@ class SoundServerChecks: XCTestCase {
         player = Player(engine: engine)
         recorder = StatusRecorder()
         player.addObserver(recorder)
-        events = DesktopEvents(player: player, engine: engine, policies: policies, log: Logger(label: "test"))
+        events = DesktopEvents(player: player, policies: policies, log: Logger(label: "test"))
         try events.start(systemBus: nil, sessionBus: nil) {}
         _ = player.add([music.absoluteString])
         player.play()
