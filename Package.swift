@@ -77,7 +77,8 @@ let package = Package(
                 dependencies: ["PlayerCore", "ControlAPI", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         .executableTarget(name: "quaverd",

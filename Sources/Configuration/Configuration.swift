@@ -52,6 +52,8 @@ public struct Configuration: Equatable, Sendable {
         public var pauseOnSessionInactive = true
         /// `pause-when-other-player-starts`: pause when another MPRIS player starts playing.
         public var pauseWhenOtherPlayerStarts = false
+
+        public init() {}
     }
 
     /// `[network]`: streams and remote files.

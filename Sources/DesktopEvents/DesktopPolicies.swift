@@ -9,30 +9,11 @@
 // Both sound-server parts share one SoundServerConnection (libpulse, through the PulseAudio module).
 // Every decision is a pure function or value type (`OutputRoutePolicy`, `CallStreams`, `SleepDecision`,
 // `OtherPlayerPolicy`), tested with recorded events; the watchers only translate the outside world.
+import Configuration
 
-/// Which automatic pauses and resumes are on. The daemon fills it from the `[interruptions]` configuration.
-public struct DesktopPolicies: Equatable, Sendable {
-    /// Pause when the sound server corks us (a phone call: PulseAudio's module-role-cork).
-    public var pauseOnCork = true
-    /// Play again when that cork ends, if it paused us and the user did nothing since.
-    public var resumeAfterCork = true
-    /// Pause while a call plays (a phone-role stream runs), on PulseAudio and PipeWire alike.
-    public var pauseOnCall = true
-    /// Play again about a second after the last call stream ends, if the call paused us and the user did nothing since.
-    public var resumeAfterCall = true
-    /// Pause before the machine sleeps (logind PrepareForSleep, with a delay inhibitor lock).
-    public var pauseOnSuspend = true
-    /// Play again after waking, if sleep paused us and the user did nothing since.
-    public var resumeAfterWake = false
-    /// Pause when the output we play on goes away, or its headphones are unplugged.
-    public var pauseOnOutputRemoved = true
-    /// Pause when our login session becomes inactive (user switch, lock screen on some systems).
-    public var pauseOnSessionInactive = true
-    /// Pause when another MPRIS player starts playing.
-    public var pauseWhenOtherPlayerStarts = false
-
-    public init() {}
-}
+/// Which automatic pauses and resumes are on: the `[interruptions]` settings themselves (pause-on-cork,
+/// resume-after-cork, pause-on-call, …), one type for the file and for the policies that read it.
+public typealias DesktopPolicies = Configuration.Interruptions
 
 /// Why playback was paused or resumed without the user asking: logged, one line each.
 public enum AutomaticReason: Equatable, Sendable, CustomStringConvertible {

@@ -50,7 +50,7 @@ final class Daemon {
                                                                  replayGain: replayGain()))
             let player = Player(engine: engine)
             player.joinsTracksGaplessly = settings.playback.gapless
-            let desktop = DesktopEvents(player: player, policies: desktopPolicies(), log: log)
+            let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
             let scanner = makeTagScanner(player)
             recorder = makeRecorder(player)
             if settings.playback.resumeOnStart { recorder?.restore(resumePaused: settings.playback.resumePaused) }
@@ -130,22 +130,6 @@ final class Daemon {
         }
         return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds,
                      proxy: network.proxy.isEmpty ? nil : network.proxy)
-    }
-
-    /// [interruptions] in config.toml, key for key.
-    private func desktopPolicies() -> DesktopPolicies {
-        let wanted = settings.interruptions
-        var policies = DesktopPolicies()
-        policies.pauseOnCork = wanted.pauseOnCork
-        policies.resumeAfterCork = wanted.resumeAfterCork
-        policies.pauseOnCall = wanted.pauseOnCall
-        policies.resumeAfterCall = wanted.resumeAfterCall
-        policies.pauseOnSuspend = wanted.pauseOnSuspend
-        policies.resumeAfterWake = wanted.resumeAfterWake
-        policies.pauseOnOutputRemoved = wanted.pauseOnOutputRemoved
-        policies.pauseOnSessionInactive = wanted.pauseOnSessionInactive
-        policies.pauseWhenOtherPlayerStarts = wanted.pauseWhenOtherPlayerStarts
-        return policies
     }
 
     /// Without a usable state folder (no HOME) the daemon still plays; it says that nothing is kept.
