@@ -10,10 +10,7 @@ final class CommandStormTests: XCTestCase {
     /// Loads interleaved with rate changes crashed the process within ~30 commands: scaletempo, reused
     /// after playbin went through NULL, read the queue it had freed when it stopped.
     func testLoadsInterleavedWithRateChangesDoNotCrash() throws {
-        let fixtures = try Fixtures.shared()
-        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
-        let recorder = EventRecorder()
-        engine.delegate = recorder
+        let (fixtures, engine, recorder) = try makeEngine()
         let files = [fixtures.flac, fixtures.mp3, fixtures.vorbis, fixtures.wav]
         for round in 0..<60 {
             engine.load(EngineItem(id: TrackID(UInt64(round + 1)), uri: files[round % files.count].absoluteString),
@@ -31,10 +28,7 @@ final class CommandStormTests: XCTestCase {
 
     /// A burst of seeks while one is in flight: one report, at the last target.
     func testABurstOfSeeksLandsOnceAtTheLastTarget() throws {
-        let fixtures = try Fixtures.shared()
-        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
-        let recorder = EventRecorder()
-        engine.delegate = recorder
+        let (fixtures, engine, recorder) = try makeEngine()
         engine.load(EngineItem(id: TrackID(1), uri: fixtures.flac.absoluteString), at: .zero, playing: false)
         recorder.wait(for: .trackStarted(TrackID(1)))
         recorder.wait(for: "seekable") { if case .seekable(_, true) = $0 { return () } else { return nil } }
@@ -53,10 +47,7 @@ final class CommandStormTests: XCTestCase {
 
     /// A rate set while a file loads applies to it, even when its segment has already gone by.
     func testARateSetWhileLoadingApplies() throws {
-        let fixtures = try Fixtures.shared()
-        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
-        let recorder = EventRecorder()
-        engine.delegate = recorder
+        let (fixtures, engine, recorder) = try makeEngine()
         engine.load(EngineItem(id: TrackID(1), uri: fixtures.wav.absoluteString), at: .zero, playing: true)
         runLoop(for: 0.01)
         engine.setRate(2)
@@ -66,6 +57,14 @@ final class CommandStormTests: XCTestCase {
         runLoop(for: 1)
         XCTAssertEqual(seconds(engine.position) - start, 2, accuracy: 0.35, "two seconds of sound per second")
         engine.stop()
+    }
+
+    /// An engine on a clocked fake sink, with a recorder of its events.
+    private func makeEngine() throws -> (Fixtures, GStreamerEngine, EventRecorder) {
+        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
+        let recorder = EventRecorder()
+        engine.delegate = recorder
+        return (try Fixtures.shared(), engine, recorder)
     }
 
     private func seekReports(_ recorder: EventRecorder) -> Int {
