@@ -21,4 +21,13 @@ static inline GType quaver_g_type_object(void) { return G_TYPE_OBJECT; }
 /// mallopt and M_ARENA_MAX come from <malloc.h>, which Swift's Glibc module leaves out.
 static inline void quaver_use_one_malloc_arena(void) { mallopt(M_ARENA_MAX, 1); }
 
+/// Where GLib's messages go once routed: level is one GLogLevelFlags bit; domain (may be NULL) and message
+/// are byte ranges, not NUL-terminated. Called on whichever thread logged.
+typedef void (*quaver_glib_message_sink)(int level, const char *domain, long domain_length,
+                                         const char *message, long length);
+
+/// Installs a GLib log writer (g_log_set_writer_func, which takes no Swift closure) that hands every message
+/// of GLib, GObject, GStreamer and its plugins to `sink` instead of writing it to stderr. Once per process.
+void quaver_route_glib_messages(quaver_glib_message_sink sink);
+
 #endif
