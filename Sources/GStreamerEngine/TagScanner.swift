@@ -17,27 +17,24 @@ public final class TagScanner: PlayerObserver {
     public func playerDidChange(_ change: PlayerChange) {
         switch change {
         case .tracksAdded(let ids, _):
-            scan(added(ids))
+            guard let first = ids.first, let start = player.index(of: first) else { return }
+            scan(start..<start + ids.count)
         case .queueReplaced:
             reader.removeAll()
-            scan(player.tracks[...])
+            scan(0..<player.queueLength)
         default:
             break
         }
     }
 
-    /// The added tracks are consecutive in the queue; searching from the end finds appended ones at once,
-    /// so queueing 20 000 tracks one by one does not cost 20 000 searches through the whole queue.
-    private func added(_ ids: [TrackID]) -> ArraySlice<Track> {
-        let tracks = player.tracks
-        guard let first = ids.first, let start = tracks.lastIndex(where: { $0.id == first }) else { return [] }
-        return tracks[start..<min(tracks.count, start + ids.count)]
-    }
-
-    /// Local files the player knows nothing about yet. Remote ones are left to the engine: reading
-    /// them would open a connection per queued stream.
-    private func scan(_ tracks: ArraySlice<Track>) {
-        let unknown = tracks.filter { $0.uri.hasPrefix("file:") && $0.tags.title == nil && $0.duration == nil }
-        reader.enqueue(unknown.map { EngineItem(id: $0.id, uri: $0.uri) })
+    /// Local files the player knows nothing about yet, among the tracks at `range` of the queue (added
+    /// tracks are consecutive). Remote ones are left to the engine: reading them would open a connection
+    /// per queued stream. Looked at a slice at a time, so 100 000 tracks are never all built at once.
+    private func scan(_ range: Range<Int>) {
+        for start in stride(from: range.lowerBound, to: range.upperBound, by: 1000) {
+            let tracks = player.tracks(in: start..<min(range.upperBound, start + 1000))
+            let unknown = tracks.filter { $0.uri.hasPrefix("file:") && $0.tags.title == nil && $0.duration == nil }
+            reader.enqueue(unknown.map { EngineItem(id: $0.id, uri: $0.uri) })
+        }
     }
 }

@@ -10,14 +10,15 @@ import Foundation
 /// When only where playing is changed (`markPositionChanged`: the position tick, a seek, the next track,
 /// play/pause), the write is a small `PositionMark` for the state written last, not the whole queue again.
 ///
-/// The snapshot is taken on the loop thread (it reads the player's state); encoding and writing happen
-/// on a serial background queue, because JSON-encoding a 20 000-track queue takes about 0.25 s, which
-/// would stall D-Bus replies. Writes stay in order, and `flushNow()` waits for those already queued.
-/// All methods run on the loop thread, like the rest of the daemon's state.
+/// The snapshot is taken on the loop thread (it reads the player's state) and costs nothing for the queue:
+/// it carries an immutable copy of it that the serial background queue turns into `SavedTrack`s, encodes
+/// and writes, because for 100 000 tracks each of those steps would stall D-Bus replies. Writes stay in
+/// order, and `flushNow()` waits for those already queued. All methods run on the loop thread, like the
+/// rest of the daemon's state.
 public final class StateSaver {
     private let file: StateFile
     private let interval: Double
-    private let snapshot: () -> SavedState
+    private let snapshot: () -> StateSnapshot
     private let onError: (Error) -> Void
     private var pending: LoopSource?
     /// Something besides the current track, position and playing status changed since the last write.
@@ -29,7 +30,7 @@ public final class StateSaver {
     /// - Parameters:
     ///   - snapshot: builds the state to write; called once per write, on the loop thread.
     ///   - onError: told about a failed timed write (the daemon logs it; the next change retries).
-    public init(file: StateFile, interval: Double = 1, snapshot: @escaping () -> SavedState,
+    public init(file: StateFile, interval: Double = 1, snapshot: @escaping () -> StateSnapshot,
                 onError: @escaping (Error) -> Void) {
         self.file = file
         self.interval = interval
@@ -89,17 +90,20 @@ public final class StateSaver {
     /// The write due now, with its snapshot taken here on the loop thread: a position mark when only
     /// where playing is changed since a whole state was written, the whole state (with a new revision) otherwise.
     private func nextWrite() -> () throws -> Void {
-        var state = snapshot()
+        let snapshot = snapshot()
         let file = self.file
         if !wholeStateChanged, let revision = savedRevision {
-            let mark = PositionMark(of: state, revision: revision)
+            let mark = PositionMark(of: snapshot.state, revision: revision)
             return { try file.savePosition(mark) }
         }
         wholeStateChanged = false
         let revision = UUID().uuidString
         savedRevision = revision
-        state.revision = revision
-        return { try file.save(state) }
+        return {
+            var state = snapshot.completed()
+            state.revision = revision
+            try file.save(state)
+        }
     }
 
     private func cancelPending() {
@@ -108,4 +112,23 @@ public final class StateSaver {
     }
 
     deinit { cancelPending() }
+}
+
+/// The state as the loop sees it at one moment. Everything but the queue is read at once; the queue, when
+/// `queue` is set, is built by it on the writer's queue (from an immutable copy the closure holds).
+public struct StateSnapshot: Sendable {
+    public var state: SavedState
+    public var queue: (@Sendable () -> [SavedTrack])?
+
+    public init(_ state: SavedState, queue: (@Sendable () -> [SavedTrack])? = nil) {
+        self.state = state
+        self.queue = queue
+    }
+
+    func completed() -> SavedState {
+        guard let queue else { return state }
+        var whole = state
+        whole.queue = queue()
+        return whole
+    }
 }

@@ -22,8 +22,8 @@ final class StateSaverTests: XCTestCase {
     private func makeSaver(file: StateFile? = nil) -> StateSaver {
         StateSaver(file: file ?? self.file, interval: 1, snapshot: { [unowned self] in
             snapshots += 1
-            return SavedState(queue: (0..<queueLength).map { SavedTrack(uri: "file:///m/\($0).flac") }, currentIndex: current,
-                              positionMicroseconds: position, volume: volume)
+            return StateSnapshot(SavedState(queue: (0..<queueLength).map { SavedTrack(uri: "file:///m/\($0).flac") },
+                                            currentIndex: current, positionMicroseconds: position, volume: volume))
         }, onError: { [unowned self] in errors.append("\($0)") })
     }
 
