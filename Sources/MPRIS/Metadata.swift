@@ -9,8 +9,12 @@ import PublicText
 enum TrackPath {
     static let noTrack = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
 
+    /// The folder the control API's track paths are in (its prefix without the last slash).
+    private static let folder = ObjectPath(stringLiteral: String(ControlAPI.TrackPath.prefix.dropLast()))
+
+    /// `ControlAPI.TrackPath.path(of:)` as an object path.
     static func path(of id: TrackID) -> ObjectPath {
-        ObjectPath(stringLiteral: ControlAPI.TrackPath.path(of: id.rawValue))
+        folder.appending(number: id.rawValue)
     }
 
     /// The id a path names, or nil for anything that is not one of ours (a stale or foreign client value).

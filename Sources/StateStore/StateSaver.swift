@@ -26,6 +26,12 @@ public final class StateSaver {
     /// The revision of the whole state last handed to the writer: what position marks refer to.
     private var savedRevision: String?
     private let writer = DispatchQueue(label: "quaver.state-saver")
+    /// A timed write is on the writer's queue or being written.
+    private var writeInFlight = false
+    /// Something was marked while a timed write was in flight: another follows once it is done.
+    private var changedDuringWrite = false
+    /// How long the last timed write took, in seconds.
+    private var lastWriteSeconds = 0.0
 
     /// - Parameters:
     ///   - snapshot: builds the state to write; called once per write, on the loop thread.
@@ -39,7 +45,7 @@ public final class StateSaver {
     }
 
     /// Whether a change waits for its write.
-    public var hasPendingChanges: Bool { pending != nil }
+    public var hasPendingChanges: Bool { pending != nil || changedDuringWrite }
 
     /// Notes that the state changed; a write follows within `interval` seconds.
     public func markChanged() {
@@ -56,6 +62,7 @@ public final class StateSaver {
     /// after any write already under way, and cancels the pending timed write. Blocks until it is on disk.
     public func flushNow() throws {
         cancelPending()
+        changedDuringWrite = false
         let write = nextWrite()
         do {
             try writer.sync { try write() }
@@ -65,26 +72,45 @@ public final class StateSaver {
         }
     }
 
+    /// One timed write at a time: a whole queue of 100 000 tracks takes about a second to build and
+    /// write, and with tags read in the background changing it all the time, writes started every second
+    /// piled up on the writer's queue, each holding a copy of the queue. The next write waits for the one
+    /// in flight, and then at least four times as long as that one took, so the writer works a fifth of
+    /// the time at most.
     private func schedule() {
+        guard !writeInFlight else {
+            changedDuringWrite = true
+            return
+        }
         guard pending == nil else { return }
-        pending = EventLoop.main.schedule(after: interval) { [weak self] in self?.timerFired() }
+        pending = EventLoop.main.schedule(after: max(interval, 4 * lastWriteSeconds)) { [weak self] in self?.timerFired() }
     }
 
     /// A failed write (here or in `flushNow`) makes the next one write the whole state: a position mark
     /// must not name a revision that never reached the disk.
     private func timerFired() {
         pending = nil
+        writeInFlight = true
         let write = nextWrite()
-        writer.async { [onError] in
-            do {
-                try write()
-            } catch {
-                EventLoop.main.post { [weak self] in
-                    self?.wholeStateChanged = true
-                    onError(error)
-                }
-            }
+        writer.async {
+            let start = DispatchTime.now().uptimeNanoseconds
+            var failure: Error?
+            do { try write() } catch { failure = error }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            EventLoop.main.post { [weak self] in self?.timedWriteEnded(after: seconds, failure: failure) }
         }
+    }
+
+    private func timedWriteEnded(after seconds: Double, failure: Error?) {
+        writeInFlight = false
+        lastWriteSeconds = seconds
+        if let failure {
+            wholeStateChanged = true
+            onError(failure)
+        }
+        guard changedDuringWrite else { return }
+        changedDuringWrite = false
+        schedule()
     }
 
     /// The write due now, with its snapshot taken here on the loop thread: a position mark when only
