@@ -46,7 +46,10 @@ final class QueueEditInSlices {
         guard end < uris.count else {
             // The track list signal and the reply each carry every id: one per loop turn.
             mpris.endEditInSlices()
-            EventLoop.main.post { self.finished(self.added) }
+            EventLoop.main.post {
+                self.finished(self.added)
+                ProcessMemory.giveBackSoon()  // the call's message and the converted entries are garbage now
+            }
             return
         }
         EventLoop.main.post { self.step(from: end) }

@@ -65,6 +65,7 @@ public final class SessionRecorder: PlayerObserver {
             pending.deliver(Self.read(file, resumePaused: resumePaused))
             EventLoop.main.post { [weak self] in
                 self?.finishRestoring()
+                ProcessMemory.giveBackSoon()  // the decoded file is garbage now
                 done()
             }
         }

@@ -58,7 +58,7 @@ public struct StateFile: Sendable {
 
     /// Writes `state` atomically (see the type's comment), creating the folder if needed.
     public func save(_ state: SavedState) throws {
-        let data = try JSONEncoder().encode(state)
+        let data = Data(try StateJSON.encode(state))
         try makeFolder()
         try writeDurably(data, to: url.path)
     }

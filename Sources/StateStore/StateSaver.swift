@@ -129,6 +129,7 @@ public final class StateSaver {
             var state = snapshot.completed()
             state.revision = revision
             try file.save(state)
+            ProcessMemory.giveBackSoon()  // the converted queue and its JSON are garbage now
         }
     }
 

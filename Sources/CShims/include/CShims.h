@@ -21,4 +21,7 @@ static inline GType quaver_g_type_object(void) { return G_TYPE_OBJECT; }
 /// mallopt and M_ARENA_MAX come from <malloc.h>, which Swift's Glibc module leaves out.
 static inline void quaver_use_one_malloc_arena(void) { mallopt(M_ARENA_MAX, 1); }
 
+/// malloc_trim(3): returns free heap pages to the system (a glibc extension Swift's Glibc module lacks).
+static inline void quaver_return_free_heap(void) { malloc_trim(0); }
+
 #endif
