@@ -4,22 +4,26 @@ import PlayerCore
 /// Reads the tags of newly queued local files in the background (TagReader) and hands them to the
 /// player, so clients see titles and lengths for the whole queue, not only for tracks already played.
 ///
-/// Which tracks need reading is looked at `sliceSize` ids per loop turn: a restored or replaced queue of
-/// 100 000 tracks looked at in one go held the loop for 0.1 s.
+/// A queue of 100 000 tracks is not handed to the reader at once: this keeps only the ids still to look
+/// at, and gives the reader `batchSize` files whenever it runs dry. Looking for them stops after
+/// `lookSize` tracks per loop turn (a restored queue is tagged already and may have nothing to read), so
+/// no turn builds more than that many tracks.
 public final class TagScanner: PlayerObserver {
-    static let sliceSize = 2000
+    static let batchSize = 64
+    static let lookSize = 2000
 
     private let player: Player
     private let reader: TagReader
     /// Tracks still to look at, from `head` on.
     private var unseen: [TrackID] = []
     private var head = 0
-    private var stepPosted = false
+    private var refillPosted = false
 
     public init(player: Player, reader: TagReader) {
         self.player = player
         self.reader = reader
         reader.onRead = { [weak player] id, tags, length in player?.updateTags(id, tags, duration: length) }
+        reader.onIdle = { [weak self] in self?.refill() }
         player.addObserver(self)
     }
 
@@ -27,40 +31,45 @@ public final class TagScanner: PlayerObserver {
         switch change {
         case .tracksAdded(let ids, _):
             unseen += ids
-            postStep()
+            postRefill()
         case .queueReplaced:
             reader.removeAll()
             unseen = player.trackIDs
             head = 0
-            postStep()
+            postRefill()
         default:
             break
         }
     }
 
-    private func postStep() {
-        guard !stepPosted, head < unseen.count else { return }
-        stepPosted = true
-        EventLoop.main.post { [weak self] in self?.step() }
+    private func postRefill() {
+        guard !refillPosted, head < unseen.count else { return }
+        refillPosted = true
+        EventLoop.main.post { [weak self] in
+            self?.refillPosted = false
+            self?.refill()
+        }
     }
 
-    private func step() {
-        stepPosted = false
-        let end = min(unseen.count, head + Self.sliceSize)
-        let tracks = unseen[head..<end].compactMap(player.track)
-        head = end
+    /// Hands the reader up to `batchSize` local files the player knows nothing about yet, looking at
+    /// `lookSize` tracks at most. Remote ones are left to the engine: reading them would open a
+    /// connection per queued stream.
+    private func refill() {
+        guard reader.pendingCount == 0 else { return }
+        var found: [EngineItem] = []
+        let stop = min(unseen.count, head + Self.lookSize)
+        while head < stop, found.count < Self.batchSize {
+            if let track = player.track(unseen[head]), track.uri.hasPrefix("file:"), track.tags.title == nil,
+               track.duration == nil {
+                found.append(EngineItem(id: track.id, uri: track.uri))
+            }
+            head += 1
+        }
         if head == unseen.count {
             unseen = []
             head = 0
         }
-        scan(tracks)
-        postStep()
-    }
-
-    /// Local files the player knows nothing about yet. Remote ones are left to the engine: reading
-    /// them would open a connection per queued stream.
-    private func scan(_ tracks: [Track]) {
-        let unknown = tracks.filter { $0.uri.hasPrefix("file:") && $0.tags.title == nil && $0.duration == nil }
-        reader.enqueue(unknown.map { EngineItem(id: $0.id, uri: $0.uri) })
+        if found.isEmpty { return postRefill() }
+        reader.enqueue(found)
     }
 }
