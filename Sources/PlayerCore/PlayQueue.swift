@@ -152,9 +152,9 @@ public struct QueueSnapshot: Sendable {
 
     public var count: Int { slots.count }
 
-    /// The tracks in queue order, built on demand.
-    public func map<T>(_ transform: (Track) -> T) -> [T] {
-        slots.map { transform($0.track(shared: shared)) }
+    /// The tracks in queue order, built one at a time.
+    public func forEach(_ body: (Track) -> Void) {
+        for slot in slots { body(slot.track(shared: shared)) }
     }
 }
 

@@ -158,11 +158,11 @@ public final class SessionRecorder: PlayerObserver {
     }
 
     /// Everything but the queue now; the queue from a copy that costs nothing until the player changes
-    /// it, turned into `SavedTrack`s on the saver's queue.
+    /// it, turned into `SavedTrack`s one by one on the saver's queue.
     private func snapshot() -> StateSnapshot {
         savedCurrent = player.currentTrack.map { ($0.id, SavedTrack($0)) }
         let queue = player.queueSnapshot
-        return StateSnapshot(SavedState(player, queue: []), queue: { queue.map(SavedTrack.init) })
+        return StateSnapshot(SavedState(player, queue: []), queue: { each in queue.forEach { each(SavedTrack($0)) } })
     }
 }
 

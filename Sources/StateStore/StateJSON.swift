@@ -10,12 +10,16 @@ enum StateJSON {
     }
 
     static func encode(_ state: SavedState) throws -> [UInt8] {
+        try encode(state) { each in state.queue.forEach(each) }
+    }
+
+    /// `state` with the queue `tracks` hands over one by one instead of `state.queue`.
+    static func encode(_ state: SavedState, tracks: ((SavedTrack) -> Void) -> Void) throws -> [UInt8] {
         var out = JSONBytes()
-        out.bytes.reserveCapacity(64 + state.queue.count * 96)
         out.open("{")
         out.key("version"); out.number(state.version)
         out.key("queue"); out.open("[")
-        for track in state.queue { track.write(to: &out) }
+        tracks { track in track.write(to: &out) }
         out.close("]")
         if let index = state.currentIndex { out.key("currentIndex"); out.number(index) }
         out.key("positionMicroseconds"); out.number(state.positionMicroseconds)

@@ -126,10 +126,11 @@ public final class StateSaver {
         let revision = UUID().uuidString
         savedRevision = revision
         return {
-            var state = snapshot.completed()
+            var state = snapshot.state
             state.revision = revision
-            try file.save(state)
-            ProcessMemory.giveBackSoon()  // the converted queue and its JSON are garbage now
+            guard let tracks = snapshot.queue else { return try file.save(state) }
+            try file.save(state, tracks: tracks)
+            ProcessMemory.giveBackSoon()  // the file's text is garbage now
         }
     }
 
@@ -142,20 +143,16 @@ public final class StateSaver {
 }
 
 /// The state as the loop sees it at one moment. Everything but the queue is read at once; the queue, when
-/// `queue` is set, is built by it on the writer's queue (from an immutable copy the closure holds).
+/// `queue` is set, is handed over by it track by track on the writer's queue (from an immutable copy the
+/// closure holds), straight into the file's text.
 public struct StateSnapshot: Sendable {
-    public var state: SavedState
-    public var queue: (@Sendable () -> [SavedTrack])?
+    public typealias Tracks = @Sendable (_ each: (SavedTrack) -> Void) -> Void
 
-    public init(_ state: SavedState, queue: (@Sendable () -> [SavedTrack])? = nil) {
+    public var state: SavedState
+    public var queue: Tracks?
+
+    public init(_ state: SavedState, queue: Tracks? = nil) {
         self.state = state
         self.queue = queue
-    }
-
-    func completed() -> SavedState {
-        guard let queue else { return state }
-        var whole = state
-        whole.queue = queue()
-        return whole
     }
 }

@@ -94,6 +94,8 @@ final class CompactQueueTests: PlayerTestCase {
         player.remove(ids[1])
         player.add([uri(9)])
         XCTAssertEqual(snapshot.count, 3)
-        XCTAssertEqual(snapshot.map(\.uri), [uri(1), uri(2), uri(3)])
+        var uris: [String] = []
+        snapshot.forEach { uris.append($0.uri) }
+        XCTAssertEqual(uris, [uri(1), uri(2), uri(3)])
     }
 }

@@ -172,10 +172,10 @@ final class StateSaverTests: XCTestCase {
     func testChangesDuringASlowWriteGiveOneMoreWriteNotAPile() throws {
         let built = LockedCounter()
         let saver = StateSaver(file: file, interval: 0.2, snapshot: { [unowned self] in
-            StateSnapshot(SavedState(volume: volume), queue: {
+            StateSnapshot(SavedState(volume: volume), queue: { each in
                 built.increment()
                 Thread.sleep(forTimeInterval: 1)
-                return [SavedTrack(uri: "file:///m/slow.flac")]
+                each(SavedTrack(uri: "file:///m/slow.flac"))
             })
         }, onError: { [unowned self] in errors.append("\($0)") })
         for step in 1...30 {
