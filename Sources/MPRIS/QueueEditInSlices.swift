@@ -46,6 +46,7 @@ final class QueueEditInSlices {
         guard end < uris.count else {
             // The track list signal and the reply each carry every id: one per loop turn.
             mpris.endEditInSlices()
+            mpris.player.shrinkQueueStorage()
             EventLoop.main.post {
                 self.finished(self.added)
                 ProcessMemory.giveBackSoon()  // the call's message and the converted entries are garbage now

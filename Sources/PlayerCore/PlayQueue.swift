@@ -99,6 +99,12 @@ struct PlayQueue {
         return to != from
     }
 
+    /// Drops the room arrays keep for growth (up to as much again as they hold) after a long edit.
+    mutating func shrinkToFit() {
+        guard slots.capacity > slots.count + slots.count / 8 else { return }
+        slots = slots.map { $0 }
+    }
+
     mutating func removeAll() {
         slots.removeAll()
         indexByID.removeAll()

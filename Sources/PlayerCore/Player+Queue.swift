@@ -53,6 +53,12 @@ extension Player {
         }
     }
 
+    /// Gives back the room kept for the queue to grow, after an edit made of many additions (AddTracks
+    /// of 100 000 in slices): doubling as it grew, it can hold half as much again unused.
+    public func shrinkQueueStorage() {
+        queue.shrinkToFit()
+    }
+
     /// Removes tracks in one pass over the queue (RemoveTracks of thousands); ids not queued are skipped.
     /// Observers hear one `trackRemoved` per track, in the order given. When the current track goes, the
     /// first track after it that stays takes its place, as `remove(_:)` does for one.
