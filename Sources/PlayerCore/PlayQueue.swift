@@ -64,7 +64,7 @@ struct PlayQueue {
             added[index].id = TrackID(lastID)
             added[index].sharedIndex = sharedIndex[Int(added[index].sharedIndex)]
         }
-        slots.insert(contentsOf: added, at: start)
+        if slots.isEmpty { slots = added } else { slots.insert(contentsOf: added, at: start) }
         renumber(from: start)
         return added.map(\.id)
     }
@@ -138,6 +138,7 @@ struct PlayQueue {
 
     /// Brings `indexByID` up to date for the tracks from `start` on.
     private mutating func renumber(from start: Int) {
+        indexByID.reserveCapacity(slots.count)
         for index in start..<slots.count { indexByID[slots[index].id] = index }
     }
 
