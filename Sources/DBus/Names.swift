@@ -19,6 +19,12 @@ public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, Expressib
     /// For paths libdbus already validated (incoming messages).
     init(trusted path: String) { rawValue = path }
 
+    /// The child named by the decimal digits of `number` (`/a/b` → `/a/b/42`): valid by construction, so
+    /// not checked again — a reply or signal naming 100 000 queue entries builds as many of these.
+    public func appending(number: UInt64) -> ObjectPath {
+        ObjectPath(trusted: (rawValue == "/" ? "/" : rawValue + "/") + String(number))
+    }
+
     public var description: String { rawValue }
     public static let root = ObjectPath(trusted: "/")
 }

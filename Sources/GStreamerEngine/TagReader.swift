@@ -14,6 +14,8 @@ public final class TagReader {
     /// Called on the loop thread for each file read; files that cannot be read are skipped silently
     /// (the engine reports them if they are ever played).
     public var onRead: ((TrackID, TrackTags, Duration?) -> Void)?
+    /// Called on the loop thread when the last waiting file has been read: a feeder can hand over more.
+    public var onIdle: (() -> Void)?
     /// Files waiting; more than this are refused by `enqueue`.
     public let capacity: Int
 
@@ -74,6 +76,7 @@ public final class TagReader {
         inFlight = nil
         if let (tags, length) = read { onRead?(item.id, tags, length) }
         startNext()
+        if inFlight == nil { onIdle?() }
     }
 
     /// The container's tags, then the first audio stream's; the cover image is left out, not even copied

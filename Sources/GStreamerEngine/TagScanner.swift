@@ -1,43 +1,75 @@
-import GStreamerEngine
+import EventLoop
 import PlayerCore
 
 /// Reads the tags of newly queued local files in the background (TagReader) and hands them to the
 /// player, so clients see titles and lengths for the whole queue, not only for tracks already played.
+///
+/// A queue of 100 000 tracks is not handed to the reader at once: this keeps only the ids still to look
+/// at, and gives the reader `batchSize` files whenever it runs dry. Looking for them stops after
+/// `lookSize` tracks per loop turn (a restored queue is tagged already and may have nothing to read), so
+/// no turn builds more than that many tracks.
 public final class TagScanner: PlayerObserver {
+    static let batchSize = 64
+    static let lookSize = 2000
+
     private let player: Player
     private let reader: TagReader
+    /// Tracks still to look at, from `head` on.
+    private var unseen: [TrackID] = []
+    private var head = 0
+    private var refillPosted = false
 
     public init(player: Player, reader: TagReader) {
         self.player = player
         self.reader = reader
         reader.onRead = { [weak player] id, tags, length in player?.updateTags(id, tags, duration: length) }
+        reader.onIdle = { [weak self] in self?.refill() }
         player.addObserver(self)
     }
 
     public func playerDidChange(_ change: PlayerChange) {
         switch change {
         case .tracksAdded(let ids, _):
-            scan(added(ids))
+            unseen += ids
+            postRefill()
         case .queueReplaced:
             reader.removeAll()
-            scan(player.tracks[...])
+            unseen = player.trackIDs
+            head = 0
+            postRefill()
         default:
             break
         }
     }
 
-    /// The added tracks are consecutive in the queue; searching from the end finds appended ones at once,
-    /// so queueing 20 000 tracks one by one does not cost 20 000 searches through the whole queue.
-    private func added(_ ids: [TrackID]) -> ArraySlice<Track> {
-        let tracks = player.tracks
-        guard let first = ids.first, let start = tracks.lastIndex(where: { $0.id == first }) else { return [] }
-        return tracks[start..<min(tracks.count, start + ids.count)]
+    private func postRefill() {
+        guard !refillPosted, head < unseen.count else { return }
+        refillPosted = true
+        EventLoop.main.post { [weak self] in
+            self?.refillPosted = false
+            self?.refill()
+        }
     }
 
-    /// Local files the player knows nothing about yet. Remote ones are left to the engine: reading
-    /// them would open a connection per queued stream.
-    private func scan(_ tracks: ArraySlice<Track>) {
-        let unknown = tracks.filter { $0.uri.hasPrefix("file:") && $0.tags.title == nil && $0.duration == nil }
-        reader.enqueue(unknown.map { EngineItem(id: $0.id, uri: $0.uri) })
+    /// Hands the reader up to `batchSize` local files the player knows nothing about yet, looking at
+    /// `lookSize` tracks at most. Remote ones are left to the engine: reading them would open a
+    /// connection per queued stream.
+    private func refill() {
+        guard reader.pendingCount == 0 else { return }
+        var found: [EngineItem] = []
+        let stop = min(unseen.count, head + Self.lookSize)
+        while head < stop, found.count < Self.batchSize {
+            if let track = player.track(unseen[head]), track.uri.hasPrefix("file:"), track.tags.title == nil,
+               track.duration == nil {
+                found.append(EngineItem(id: track.id, uri: track.uri))
+            }
+            head += 1
+        }
+        if head == unseen.count {
+            unseen = []
+            head = 0
+        }
+        if found.isEmpty { return postRefill() }
+        reader.enqueue(found)
     }
 }

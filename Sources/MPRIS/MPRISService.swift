@@ -50,6 +50,11 @@ public final class MPRISService: PlayerObserver {
     }
     /// Tracks whose metadata changed this loop turn: one TrackMetadataChanged each at the flush.
     var tracksWithNewMetadata: [TrackID] = []
+    /// Tracks removed this loop turn, announced at the flush (`announceRemoved`).
+    var tracksRemoved: [TrackID] = []
+    /// Queue edits applied in slices under way (`editingInSlices`): their track-list signals wait for the end.
+    private var editsInSlices = 0
+    private var trackListChangedMeanwhile = false
 
     /// The three MPRIS interfaces, to export at `objectPath` together with any interfaces of our own.
     public private(set) var interfaces: [InterfaceDescription] = []
@@ -61,6 +66,7 @@ public final class MPRISService: PlayerObserver {
         metadataMap = MetadataMap(artwork: configuration.artwork)
         interfaces = [makeRootInterface(), makePlayerInterface(), makeTrackListInterface()]
         batcher.watch(Self.playerInterface) { [weak self] in self?.signalledPlayerProperties() ?? [:] }
+        batcher.beforeFlush.append { [weak self] in self?.announceRemoved() }
         batcher.beforeFlush.append { [weak self] in self?.emitTrackMetadataChanges() }
         player.addObserver(self)
     }
@@ -78,9 +84,9 @@ public final class MPRISService: PlayerObserver {
             trackListChanged { announceAdded(ids, after: after) }
         case .trackRemoved(let id):
             metadataMap.forget(id)
-            trackListChanged { emit(Self.trackListInterface, "TrackRemoved", [.objectPath(TrackPath.path(of: id))]) }
+            trackListChanged { tracksRemoved.append(id) }
         case .trackMoved, .queueReplaced:
-            trackListChanged { announceReplaced() }
+            trackListChanged { announceRemoved(); announceReplaced() }
         case .metadata(let id):
             if !tracksWithNewMetadata.contains(id) { tracksWithNewMetadata.append(id) }
             batcher.markChanged(Self.playerInterface)
@@ -92,7 +98,25 @@ public final class MPRISService: PlayerObserver {
         }
     }
 
+    /// A queue edit applied over several loop turns (AddTracks of 100 000) begins; `endEditInSlices` follows
+    /// its last slice. Meanwhile the track list is not announced change by change: one TrackListReplaced
+    /// is sent at the end.
+    func beginEditInSlices() {
+        editsInSlices += 1
+    }
+
+    func endEditInSlices() {
+        editsInSlices -= 1
+        guard editsInSlices == 0, trackListChangedMeanwhile else { return }
+        trackListChangedMeanwhile = false
+        trackListChanged { announceRemoved(); announceReplaced() }
+    }
+
     private func trackListChanged(_ announce: () -> Void) {
+        guard editsInSlices == 0 else {
+            trackListChangedMeanwhile = true
+            return
+        }
         announce()
         batcher.invalidate("Tracks", in: Self.trackListInterface)
         batcher.markChanged(Self.playerInterface)  // CanGoNext and CanGoPrevious follow the queue

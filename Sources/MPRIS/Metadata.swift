@@ -9,8 +9,12 @@ import PublicText
 enum TrackPath {
     static let noTrack = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
 
+    /// The folder the control API's track paths are in (its prefix without the last slash).
+    private static let folder = ObjectPath(stringLiteral: String(ControlAPI.TrackPath.prefix.dropLast()))
+
+    /// `ControlAPI.TrackPath.path(of:)` as an object path.
     static func path(of id: TrackID) -> ObjectPath {
-        ObjectPath(stringLiteral: ControlAPI.TrackPath.path(of: id.rawValue))
+        folder.appending(number: id.rawValue)
     }
 
     /// The id a path names, or nil for anything that is not one of ours (a stale or foreign client value).
@@ -19,11 +23,16 @@ enum TrackPath {
     }
 }
 
-/// The MPRIS Metadata map of a track (docs/mpris.md, "Metadata" gives the types), with the artwork URL looked up
-/// once per track and cover image rather than on every `Get`.
+/// The MPRIS Metadata map of a track (docs/mpris.md, "Metadata" gives the types), with the artwork file of
+/// an embedded cover written once per track and cover rather than on every `Get`.
+///
+/// The queue keeps only the playing track's cover bytes, so the file written for a track's cover is
+/// remembered here (by track, with a fingerprint of the bytes, never the bytes) and still named once
+/// another track plays. Tracks without an embedded cover are not remembered: their folder's cover is
+/// looked up in the artwork cache's listing of that folder.
 final class MetadataMap {
     private let artwork: ArtworkCache
-    private var artURLs: [TrackID: (cover: CoverImage?, url: String?)] = [:]
+    private var embeddedArtURLs: [TrackID: (fingerprint: Int, url: String?)] = [:]
     /// The `a{sv}` last built and the track as it was then. Every GetAll and PropertiesChanged carries the
     /// current track's Metadata; building it anew (title from the file name, artwork lookup, sorting)
     /// was a sixth of a GetAll's instructions. One entry, so a GetQueue of 20 000 tracks does not keep 20 000 maps.
@@ -64,16 +73,30 @@ final class MetadataMap {
 
     /// Forgets a track that left the queue.
     func forget(_ id: TrackID) {
-        artURLs[id] = nil
+        embeddedArtURLs[id] = nil
         if lastBuilt?.track.id == id { lastBuilt = nil }
     }
 
     private func artURL(of track: Track) -> String? {
-        let cover = track.tags.coverImage
-        if let known = artURLs[track.id], known.cover == cover { return known.url }
+        let known = embeddedArtURLs[track.id]
+        guard let cover = track.tags.coverImage else {
+            return known?.url ?? artwork.artURL(trackURI: track.uri, embedded: nil)
+        }
+        let fingerprint = Self.fingerprint(of: cover)
+        if let known, known.fingerprint == fingerprint { return known.url }
         let url = artwork.artURL(trackURI: track.uri, embedded: cover)
-        artURLs[track.id] = (cover, url)
+        embeddedArtURLs[track.id] = (fingerprint, url)
         return url
+    }
+
+    /// Tells covers apart without keeping them: the size, the type and the first 4 KiB (where an image
+    /// format's header and first data are) make two different covers of one track collide practically never.
+    private static func fingerprint(of cover: CoverImage) -> Int {
+        var hasher = Hasher()
+        hasher.combine(cover.data.count)
+        hasher.combine(cover.mimeType)
+        hasher.combine(cover.data.prefix(4096))
+        return hasher.finalize()
     }
 }
 

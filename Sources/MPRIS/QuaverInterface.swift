@@ -60,7 +60,7 @@ public final class QuaverInterface: PlayerObserver {
         ["State": .string(player.state.rawValue),
          "BufferingPercent": .int32(Int32(clamping: player.bufferingPercent)),
          "LastError": .string(lastErrorText),
-         "QueueLength": .uint32(UInt32(clamping: player.tracks.count))]
+         "QueueLength": .uint32(UInt32(clamping: player.queueLength))]
     }
 
     /// `title: kind: message` of the latest failure, empty when nothing failed. Every listener on the bus
@@ -79,15 +79,17 @@ public final class QuaverInterface: PlayerObserver {
                                  outputs: [Argument("ids", "ao")]) { this, args, reply in
                 let uris = args[0].stringArrayValue ?? [], place = args[1].stringValue ?? "", play = args[2].boolValue ?? false
                 _ = try this.position(place)  // a bad position is refused before any file is looked at
-                this.checkInSlices(uris, reply) { try [this.addTracks(uris, at: try this.position(place), play: play)] }
+                this.checkInSlices(uris, reply) {
+                    this.addTracks(uris, at: try this.position(place), play: play, reply)
+                }
             },
             methodAnsweringLater("ReplaceQueue", [Argument("uris", "as"), Argument("play", "b")],
                                  outputs: [Argument("ids", "ao")]) { this, args, reply in
                 let uris = args[0].stringArrayValue ?? [], play = args[1].boolValue ?? false
-                this.checkInSlices(uris, reply) { [this.replaceQueue(uris, play: play)] }
+                this.checkInSlices(uris, reply) { this.replaceQueue(uris, play: play, reply) }
             },
             method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
-                try this.queuedTracks(args[0].arrayValue ?? []).forEach(this.player.remove)
+                this.player.remove(try this.queuedTracks(args[0].arrayValue ?? []))
                 return []
             },
             method("MoveTrack", [Argument("id", "o"), Argument("after", "o")]) { this, args in
@@ -144,31 +146,33 @@ public final class QuaverInterface: PlayerObserver {
         }
     }
 
-    private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool) throws -> DBusValue {
-        let ids = player.add(uris, at: position)
-        if play, let first = ids.first {
-            player.goTo(first)
-            player.play()
-        }
-        return .objectPathArray(ids.map(TrackPath.path))
+    private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool, _ reply: PendingReply) {
+        QueueEditInSlices(mpris, uris, at: position, replacing: false) { [weak self] ids in
+            if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
+                player.goTo(first)
+                player.play()
+            }
+            reply.finish([.objectPathArray(ids.map(TrackPath.path))])
+        }.start()
     }
 
     /// `play` false keeps Playing, Paused or Stopped as it was (`Player.replace`).
-    private func replaceQueue(_ uris: [String], play: Bool) -> DBusValue {
-        let ids = player.replace(with: uris)
-        if play { player.play() }
-        return .objectPathArray(ids.map(TrackPath.path))
+    private func replaceQueue(_ uris: [String], play: Bool, _ reply: PendingReply) {
+        QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] ids in
+            if play { self?.player.play() }
+            reply.finish([.objectPathArray(ids.map(TrackPath.path))])
+        }.start()
     }
 
     /// The checks of OpenUri and AddTrack for a whole batch, `checkSlice` items per turn of the loop (each
     /// file is looked up on disk: 20 000 of them at once held every other caller for 70 ms), then `apply`,
-    /// whose values are the reply. The first refusal is the reply instead, and nothing is applied.
+    /// which answers. The first refusal is the reply instead, and nothing is applied.
     private func checkInSlices(_ uris: [String], from start: Int = 0, _ reply: PendingReply,
-                               apply: @escaping () throws -> [DBusValue]) {
+                               apply: @escaping () throws -> Void) {
         let end = min(uris.count, start + Self.checkSlice)
         do {
             try check(uris, start..<end)
-            guard end < uris.count else { return reply.finish(try apply()) }
+            guard end < uris.count else { return try apply() }
         } catch {
             return reply.fail(error as? DBusError ?? .failed("\(error)"))
         }
@@ -207,12 +211,13 @@ public final class QuaverInterface: PlayerObserver {
 
     /// Up to `count` entries from `start` (none past the end), the current track, and the queue's length.
     private func queue(from start: Int, count: Int) -> [DBusValue] {
-        let tracks = player.tracks
-        let page = tracks[min(start, tracks.count)..<min(start + min(count, tracks.count), tracks.count)]
+        let length = player.queueLength
+        let first = min(start, length)
+        let page = player.tracks(in: first..<(first + min(count, length - first)))
         let entries = page.map { track in
-            DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), mpris.metadata(of: track.id)])
+            DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), mpris.metadataMap.value(of: track)])
         }
         let current = player.currentTrackID.map(TrackPath.path) ?? TrackPath.noTrack
-        return [.array(element: "(oa{sv})", entries), .objectPath(current), .uint32(UInt32(clamping: tracks.count))]
+        return [.array(element: "(oa{sv})", entries), .objectPath(current), .uint32(UInt32(clamping: length))]
     }
 }

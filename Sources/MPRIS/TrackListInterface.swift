@@ -24,7 +24,7 @@ extension MPRISService {
                 if let id = service.queuedTrack(arguments[0]) { service.player.goTo(id) }
             },
         ], properties: [
-            property("Tracks", "ao") { .objectPathArray($0.player.tracks.map { TrackPath.path(of: $0.id) }) },
+            property("Tracks", "ao") { .objectPathArray($0.player.trackIDs.map(TrackPath.path(of:))) },
             property("CanEditTracks", "b") { _ in .boolean(true) },
         ], signals: [
             SignalDescription(name: "TrackListReplaced", arguments: [Argument("Tracks", "ao"), Argument("CurrentTrack", "o")]),
@@ -55,6 +55,7 @@ extension MPRISService {
     static let largestAnnouncedBatch = 64
 
     func announceAdded(_ ids: [TrackID], after: TrackID?) {
+        announceRemoved()
         guard ids.count <= Self.largestAnnouncedBatch else { return announceReplaced() }
         var previous = after.map(TrackPath.path(of:)) ?? TrackPath.noTrack
         for id in ids {
@@ -63,10 +64,22 @@ extension MPRISService {
         }
     }
 
+    /// The TrackRemoved signals of this loop turn, sent before any other track-list signal and at the
+    /// flush: one per track, or one TrackListReplaced for more than `largestAnnouncedBatch` (RemoveTracks
+    /// of 50 000 would otherwise be 50 000 signals).
+    func announceRemoved() {
+        let ids = tracksRemoved
+        guard !ids.isEmpty else { return }
+        tracksRemoved = []
+        guard ids.count <= Self.largestAnnouncedBatch else { return announceReplaced() }
+        for id in ids { emit(Self.trackListInterface, "TrackRemoved", [.objectPath(TrackPath.path(of: id))]) }
+    }
+
     func announceReplaced() {
+        tracksRemoved = []
         let current = player.currentTrackID.map(TrackPath.path(of:)) ?? TrackPath.noTrack
         emit(Self.trackListInterface, "TrackListReplaced",
-             [.objectPathArray(player.tracks.map { TrackPath.path(of: $0.id) }), .objectPath(current)])
+             [.objectPathArray(player.trackIDs.map(TrackPath.path(of:))), .objectPath(current)])
     }
 
     /// One TrackMetadataChanged per track whose metadata changed during the loop turn.

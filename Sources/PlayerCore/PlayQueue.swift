@@ -21,32 +21,50 @@ public struct QueueEntry: Equatable, Sendable {
 /// The tracks in queue order. Identities are never reused in the life of the queue, even after
 /// clearing it, so a stale id from a client can never name a different entry (docs/mpris.md, "Track ids").
 ///
+/// People queue whole libraries (100 000 tracks), so an entry is kept small: a `QueueSlot` of its URI
+/// and a few numbers, with the tags an album's tracks share stored once in `SharedTagTable`, and no
+/// cover bytes (only the latest reported cover is kept, for the track that is playing). `Track` values
+/// are built from a slot when asked for.
+///
 /// Clients name tracks by id (GetTracksMetadata with 1 000 ids, tag updates from the background reader),
 /// so `indexByID` answers in constant time; appending keeps it up to date cheaply, and edits in the
 /// middle renumber only the tracks after the edit, which the array shifts anyway.
 struct PlayQueue {
-    private(set) var tracks: [Track] = []
+    private(set) var slots: [QueueSlot] = []
+    private var shared = SharedTagTable()
     private var indexByID: [TrackID: Int] = [:]
     private var lastID: UInt64 = 0
+    /// The newest embedded cover the engine reported, for that track only (it is the one playing).
+    private var cover: (id: TrackID, image: CoverImage)?
 
-    var ids: [TrackID] { tracks.map(\.id) }
-    var isEmpty: Bool { tracks.isEmpty }
+    var ids: [TrackID] { slots.map(\.id) }
+    var count: Int { slots.count }
+    var isEmpty: Bool { slots.isEmpty }
+    var tracks: [Track] { slots.map(track(of:)) }
+    /// An immutable copy that costs nothing until the queue changes (arrays are copied on write).
+    var snapshot: QueueSnapshot { QueueSnapshot(slots: slots, shared: shared.values) }
 
     func index(of id: TrackID) -> Int? { indexByID[id] }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
-    func track(_ id: TrackID) -> Track? { index(of: id).map { tracks[$0] } }
+    func track(_ id: TrackID) -> Track? { index(of: id).map { track(of: slots[$0]) } }
+    func track(at index: Int) -> Track { track(of: slots[index]) }
+    func uri(_ id: TrackID) -> String? { index(of: id).map { slots[$0].uri } }
 
     /// The track just before `index`, which is what MPRIS's TrackAdded calls AfterTrack; `nil` at the start.
-    func id(before index: Int) -> TrackID? { index > 0 ? tracks[index - 1].id : nil }
+    func id(before index: Int) -> TrackID? { index > 0 ? slots[index - 1].id : nil }
 
     /// Inserts the entries in order; returns their new ids, or `nil` when `position` names an unknown track.
-    mutating func insert(_ entries: [QueueEntry], at position: QueuePosition) -> [TrackID]? {
+    /// Only ids and shared-tag numbers are filled in here: the rest was converted by `PreparedEntries`.
+    mutating func insert(_ entries: PreparedEntries, at position: QueuePosition) -> [TrackID]? {
         guard let start = insertionIndex(for: position) else { return nil }
-        let added = entries.map { entry -> Track in
+        let sharedIndex = entries.shared.values.map { shared.index(of: $0) }
+        var added = entries.slots
+        for index in added.indices {
             lastID += 1
-            return Track(id: TrackID(lastID), uri: entry.uri, tags: entry.tags, duration: entry.duration)
+            added[index].id = TrackID(lastID)
+            added[index].sharedIndex = sharedIndex[Int(added[index].sharedIndex)]
         }
-        tracks.insert(contentsOf: added, at: start)
+        if slots.isEmpty { slots = added } else { slots.insert(contentsOf: added, at: start) }
         renumber(from: start)
         return added.map(\.id)
     }
@@ -54,48 +72,211 @@ struct PlayQueue {
     /// Returns the index the track had, or `nil` if it was not queued.
     mutating func remove(_ id: TrackID) -> Int? {
         guard let index = index(of: id) else { return nil }
-        tracks.remove(at: index)
-        indexByID[id] = nil
+        slots.remove(at: index)
+        forget(id)
         renumber(from: index)
         return index
+    }
+
+    /// Removes every track in `ids` in one pass over the queue (RemoveTracks of thousands).
+    mutating func remove(_ ids: Set<TrackID>) {
+        guard let first = slots.firstIndex(where: { ids.contains($0.id) }) else { return }
+        slots.removeAll { ids.contains($0.id) }
+        for id in ids { forget(id) }
+        renumber(from: first)
     }
 
     /// Moves a track; returns whether the queue order changed.
     mutating func move(_ id: TrackID, to position: QueuePosition) -> Bool {
         guard let from = index(of: id) else { return false }
         if case .after(let anchor) = position, anchor == id || !contains(anchor) { return false }
-        let track = tracks.remove(at: from)
+        let slot = slots.remove(at: from)
         indexByID[id] = nil
         renumber(from: from)
         let to = insertionIndex(for: position)!
-        tracks.insert(track, at: to)
+        slots.insert(slot, at: to)
         renumber(from: min(from, to))
         return to != from
     }
 
-    mutating func removeAll() {
-        tracks.removeAll()
-        indexByID.removeAll()
+    /// Drops the room arrays keep for growth (up to as much again as they hold) after a long edit.
+    mutating func shrinkToFit() {
+        guard slots.capacity > slots.count + slots.count / 8 else { return }
+        slots = slots.map { $0 }
     }
 
-    /// Brings `indexByID` up to date for the tracks from `start` on.
-    private mutating func renumber(from start: Int) {
-        for index in start..<tracks.count { indexByID[tracks[index].id] = index }
+    mutating func removeAll() {
+        slots.removeAll()
+        indexByID.removeAll()
+        shared = SharedTagTable()
+        cover = nil
     }
 
     /// Applies `edit` to the track; returns whether anything about it changed.
     mutating func update(_ id: TrackID, _ edit: (inout Track) -> Void) -> Bool {
         guard let index = index(of: id) else { return false }
-        let before = tracks[index]
-        edit(&tracks[index])
-        return tracks[index] != before
+        let before = track(of: slots[index])
+        var after = before
+        edit(&after)
+        guard after != before else { return false }
+        if let image = after.tags.coverImage { cover = (id, image) } else if cover?.id == id { cover = nil }
+        slots[index] = QueueSlot(id: id, uri: before.uri, tags: after.tags, duration: after.duration,
+                                 isSeekable: after.isSeekable, shared: &shared)
+        return true
+    }
+
+    private func track(of slot: QueueSlot) -> Track {
+        var track = slot.track(shared: shared.values)
+        if let cover, cover.id == slot.id { track.tags.coverImage = cover.image }
+        return track
+    }
+
+    private mutating func forget(_ id: TrackID) {
+        indexByID[id] = nil
+        if cover?.id == id { cover = nil }
+    }
+
+    /// Brings `indexByID` up to date for the tracks from `start` on.
+    private mutating func renumber(from start: Int) {
+        indexByID.reserveCapacity(slots.count)
+        for index in start..<slots.count { indexByID[slots[index].id] = index }
     }
 
     private func insertionIndex(for position: QueuePosition) -> Int? {
         switch position {
         case .start: return 0
-        case .end: return tracks.count
+        case .end: return slots.count
         case .after(let id): return index(of: id).map { $0 + 1 }
         }
+    }
+}
+
+/// The queue as it was at one moment, to read off the loop thread (the state file is built from it on
+/// a background queue). Holds no cover image.
+public struct QueueSnapshot: Sendable {
+    fileprivate let slots: [QueueSlot]
+    fileprivate let shared: [SharedTags]
+
+    public var count: Int { slots.count }
+
+    /// The tracks in queue order, built one at a time.
+    public func forEach(_ body: (Track) -> Void) {
+        for slot in slots { body(slot.track(shared: shared)) }
+    }
+}
+
+/// Entries converted to the queue's stored form ahead of time — on another thread for a restored queue
+/// of 100 000 tracks — so that queueing them only numbers them.
+public struct PreparedEntries: Sendable {
+    fileprivate var slots: [QueueSlot] = []
+    fileprivate var shared = SharedTagTable()
+
+    public init() {}
+
+    public init(_ entries: [QueueEntry]) {
+        slots.reserveCapacity(entries.count)
+        for entry in entries { append(entry) }
+    }
+
+    public var count: Int { slots.count }
+    public var isEmpty: Bool { slots.isEmpty }
+
+    public mutating func append(_ entry: QueueEntry) {
+        slots.append(QueueSlot(id: TrackID(0), uri: entry.uri, tags: entry.tags, duration: entry.duration,
+                               isSeekable: nil, shared: &shared))
+    }
+
+    /// The entries back, as given (with the tags the queue keeps: no cover image).
+    public var entries: [QueueEntry] {
+        slots.map { slot in
+            let track = slot.track(shared: shared.values)
+            return QueueEntry(uri: track.uri, tags: track.tags, duration: track.duration)
+        }
+    }
+}
+
+/// One queue entry as stored: 64 bytes plus its URI and title text.
+struct QueueSlot: Sendable {
+    var id: TrackID
+    let uri: String
+    var title: String?
+    /// Nanoseconds; `Int64.min` when unknown.
+    var length: Int64
+    /// `Int.min` when unknown.
+    var trackNumber: Int
+    /// Index into `SharedTagTable.values`; 0 is no shared tags.
+    var sharedIndex: UInt32
+    /// -1 unknown, 0 no, 1 yes.
+    var seekable: Int8
+
+    init(id: TrackID, uri: String, tags: TrackTags, duration: Duration?, isSeekable: Bool?,
+         shared: inout SharedTagTable) {
+        self.id = id
+        self.uri = uri
+        title = tags.title
+        length = duration.map(Self.nanoseconds) ?? .min
+        trackNumber = tags.trackNumber ?? .min
+        sharedIndex = shared.index(of: SharedTags(tags))
+        seekable = isSeekable.map { $0 ? 1 : 0 } ?? -1
+    }
+
+    func track(shared: [SharedTags]) -> Track {
+        var tags = TrackTags()
+        shared[Int(sharedIndex)].apply(to: &tags)
+        tags.title = title
+        tags.trackNumber = trackNumber == .min ? nil : trackNumber
+        return Track(id: id, uri: uri, tags: tags, duration: length == .min ? nil : .nanoseconds(length),
+                     isSeekable: seekable < 0 ? nil : seekable == 1)
+    }
+
+    /// Whole nanoseconds, saturating (far beyond any track) so the sentinel is never reached.
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return seconds < 0 ? .min + 1 : .max }
+        let (sum, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return carry ? (seconds < 0 ? .min + 1 : .max) : max(sum, .min + 1)
+    }
+}
+
+/// The tags the tracks of one album usually have in common, stored once for all of them.
+struct SharedTags: Hashable, Sendable {
+    var album: String?
+    var artists: [String]
+    var albumArtists: [String]
+    var genres: [String]
+    var composers: [String]
+    var discNumber: Int?
+
+    init(_ tags: TrackTags) {
+        album = tags.album
+        artists = tags.artists
+        albumArtists = tags.albumArtists
+        genres = tags.genres
+        composers = tags.composers
+        discNumber = tags.discNumber
+    }
+
+    func apply(to tags: inout TrackTags) {
+        tags.album = album
+        tags.artists = artists
+        tags.albumArtists = albumArtists
+        tags.genres = genres
+        tags.composers = composers
+        tags.discNumber = discNumber
+    }
+}
+
+/// Each distinct `SharedTags` once, numbered; number 0 is the empty one. Emptied with the queue.
+struct SharedTagTable: Sendable {
+    private(set) var values = [SharedTags(TrackTags())]
+    private var indexByValue = [SharedTags(TrackTags()): UInt32(0)]
+
+    mutating func index(of tags: SharedTags) -> UInt32 {
+        if let known = indexByValue[tags] { return known }
+        let index = UInt32(values.count)
+        values.append(tags)
+        indexByValue[tags] = index
+        return index
     }
 }

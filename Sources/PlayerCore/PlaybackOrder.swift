@@ -53,6 +53,17 @@ struct PlaybackOrder {
         return round.first
     }
 
+    /// Moves on from `current` to the first track that is not `leaving` (they are about to be removed),
+    /// entering the next round if it wraps.
+    mutating func moveForward(from current: TrackID, skipping leaving: Set<TrackID>, wrap: Bool) -> TrackID? {
+        guard let index = round.firstIndex(of: current) else { return nil }
+        if let next = round[(index + 1)...].first(where: { !leaving.contains($0) }) { return next }
+        guard wrap else { return nil }
+        round = followingRound()
+        nextRound = nil
+        return round.first { !leaving.contains($0) }
+    }
+
     func previous(before current: TrackID, wrap: Bool) -> TrackID? {
         guard let index = round.firstIndex(of: current) else { return nil }
         if index > 0 { return round[index - 1] }
@@ -85,9 +96,13 @@ struct PlaybackOrder {
     }
 
     mutating func didRemove(_ id: TrackID, queue: [TrackID]) {
+        didRemove([id], queue: queue)
+    }
+
+    mutating func didRemove(_ ids: Set<TrackID>, queue: [TrackID]) {
         guard isShuffled else { round = queue; return }
-        round.removeAll { $0 == id }
-        nextRound?.removeAll { $0 == id }
+        round.removeAll { ids.contains($0) }
+        nextRound?.removeAll { ids.contains($0) }
     }
 
     /// Moving changes the queue order only; a shuffled round keeps its own.

@@ -16,6 +16,12 @@ extension Player {
     /// Queues entries with what is already known about them.
     @discardableResult
     public func add(_ entries: [QueueEntry], at position: QueuePosition) -> [TrackID] {
+        add(PreparedEntries(entries), at: position)
+    }
+
+    /// Queues entries converted ahead of time.
+    @discardableResult
+    public func add(_ entries: PreparedEntries, at position: QueuePosition) -> [TrackID] {
         var added: [TrackID] = []
         changing {
             guard !entries.isEmpty, let ids = queue.insert(entries, at: position) else { return }
@@ -39,6 +45,37 @@ extension Player {
             note(.trackRemoved(id))
             guard id == currentTrackID else { return }
             if let successor, successor != id {
+                currentTrackID = successor
+                loadForStatus(successor)
+            } else {
+                stopAtEndOfQueue()
+            }
+        }
+    }
+
+    /// Gives back the room kept for the queue to grow, after an edit made of many additions (AddTracks
+    /// of 100 000 in slices): doubling as it grew, it can hold half as much again unused.
+    public func shrinkQueueStorage() {
+        queue.shrinkToFit()
+    }
+
+    /// Removes tracks in one pass over the queue (RemoveTracks of thousands); ids not queued are skipped.
+    /// Observers hear one `trackRemoved` per track, in the order given. When the current track goes, the
+    /// first track after it that stays takes its place, as `remove(_:)` does for one.
+    public func remove(_ ids: [TrackID]) {
+        changing {
+            var gone = Set<TrackID>()
+            let named = ids.filter { queue.contains($0) && gone.insert($0).inserted }
+            guard !gone.isEmpty else { return }
+            let successor = currentTrackID.flatMap {
+                gone.contains($0) ? order.moveForward(from: $0, skipping: gone, wrap: wrapsQueue) : nil
+            }
+            queue.remove(gone)
+            order.didRemove(gone, queue: queue.ids)
+            failedInARow.subtract(gone)
+            for id in named { note(.trackRemoved(id)) }
+            guard let current = currentTrackID, gone.contains(current) else { return }
+            if let successor {
                 currentTrackID = successor
                 loadForStatus(successor)
             } else {
@@ -84,6 +121,11 @@ extension Player {
     /// Swaps the queue contents and starts a new round; the engine is released. Callers reload.
     @discardableResult
     func replaceQueue(with entries: [QueueEntry], current index: Int?, shuffled: Bool? = nil) -> [TrackID] {
+        replaceQueue(with: PreparedEntries(entries), current: index, shuffled: shuffled)
+    }
+
+    @discardableResult
+    func replaceQueue(with entries: PreparedEntries, current index: Int?, shuffled: Bool? = nil) -> [TrackID] {
         unload()
         queue.removeAll()
         let ids = queue.insert(entries, at: .end) ?? []

@@ -85,11 +85,21 @@ public final class Player {
 
     // MARK: Readable state
 
-    /// Tracks in queue order.
+    /// Tracks in queue order, each built when asked for: for a long queue read `trackIDs` or a range.
     public var tracks: [Track] { queue.tracks }
+    /// The tracks at `range` of the queue (clamped to it), in order.
+    public func tracks(in range: Range<Int>) -> [Track] {
+        range.clamped(to: 0..<queue.count).map(queue.track(at:))
+    }
+    public var trackIDs: [TrackID] { queue.ids }
+    public var queueLength: Int { queue.count }
+    /// The queue now, to read later or on another thread; nothing is copied until the queue changes.
+    public var queueSnapshot: QueueSnapshot { queue.snapshot }
     /// Where `id` is in `tracks`, found without a search.
     public func index(of id: TrackID) -> Int? { queue.index(of: id) }
     public func track(_ id: TrackID) -> Track? { queue.track(id) }
+    /// The URI of a queued track, without building the whole `Track`.
+    public func uri(of id: TrackID) -> String? { queue.uri(id) }
     public var currentTrack: Track? { currentTrackID.flatMap(queue.track) }
     public var isShuffled: Bool { order.isShuffled }
 

@@ -1,6 +1,11 @@
 /// What the state saver keeps between runs, and what the daemon restores at start.
 public struct PlayerSession: Equatable, Sendable {
-    public var tracks: [QueueEntry]
+    /// The queue, already in the queue's stored form (a long one is converted off the loop thread).
+    public var entries: PreparedEntries
+    public var tracks: [QueueEntry] {
+        get { entries.entries }
+        set { entries = PreparedEntries(newValue) }
+    }
     /// Index into `tracks` of the current track; the first track when `nil` or out of range.
     public var currentIndex: Int?
     public var position: Duration
@@ -15,7 +20,14 @@ public struct PlayerSession: Equatable, Sendable {
     public init(tracks: [QueueEntry], currentIndex: Int? = nil, position: Duration = .zero,
                 status: PlaybackStatus = .paused, volume: Double = 1, rate: Double = 1,
                 loopMode: LoopMode = .none, shuffle: Bool = false) {
-        self.tracks = tracks
+        self.init(entries: PreparedEntries(tracks), currentIndex: currentIndex, position: position, status: status,
+                  volume: volume, rate: rate, loopMode: loopMode, shuffle: shuffle)
+    }
+
+    public init(entries: PreparedEntries, currentIndex: Int? = nil, position: Duration = .zero,
+                status: PlaybackStatus = .paused, volume: Double = 1, rate: Double = 1,
+                loopMode: LoopMode = .none, shuffle: Bool = false) {
+        self.entries = entries
         self.currentIndex = currentIndex
         self.position = position
         self.status = status
@@ -23,6 +35,11 @@ public struct PlayerSession: Equatable, Sendable {
         self.rate = rate
         self.loopMode = loopMode
         self.shuffle = shuffle
+    }
+
+    public static func == (a: PlayerSession, b: PlayerSession) -> Bool {
+        a.tracks == b.tracks && a.currentIndex == b.currentIndex && a.position == b.position && a.status == b.status
+            && a.volume == b.volume && a.rate == b.rate && a.loopMode == b.loopMode && a.shuffle == b.shuffle
     }
 }
 
@@ -43,7 +60,7 @@ extension Player {
             setRate(clamping: session.rate)
             loopMode = session.loopMode
             status = .stopped
-            replaceQueue(with: session.tracks, current: session.currentIndex, shuffled: session.shuffle)
+            replaceQueue(with: session.entries, current: session.currentIndex, shuffled: session.shuffle)
             guard let current = currentTrack, session.status != .stopped else { return }
             status = session.status
             let position = session.position <= (current.duration ?? session.position) ? session.position : .zero

@@ -11,8 +11,7 @@ import StateStore
 // The state file holds plain values (StateStore knows nothing of the core); these convert both ways.
 
 extension SavedState {
-    /// The player as it is now. `queue` is passed in because the daemon keeps it converted between
-    /// queue changes: a position tick must not convert a queue of 20 000 tracks again.
+    /// The player as it is now, with `queue` (left empty when the saver builds it later off the loop).
     init(_ player: Player, queue: [SavedTrack]) {
         let current = player.currentTrackID.flatMap(player.index(of:))
         self.init(queue: queue, currentIndex: current, positionMicroseconds: player.position.wholeMicroseconds,
@@ -22,7 +21,9 @@ extension SavedState {
 
     /// The session to restore: paused at the saved position, or playing if it was and `resumePaused` is off.
     func session(resumePaused: Bool) -> PlayerSession {
-        PlayerSession(tracks: queue.map(\.entry), currentIndex: currentIndex,
+        var entries = PreparedEntries()
+        for track in queue { entries.append(track.entry) }
+        return PlayerSession(entries: entries, currentIndex: currentIndex,
                       position: .microseconds(positionMicroseconds),
                       status: wasPlaying && !resumePaused ? .playing : .paused, volume: volume, rate: rate,
                       loopMode: LoopMode(savedName: loopMode), shuffle: shuffle)

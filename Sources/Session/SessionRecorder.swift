@@ -1,4 +1,6 @@
+import Dispatch
 import EventLoop
+import Foundation
 import Logging
 import PlayerCore
 import StateStore
@@ -18,8 +20,12 @@ public final class SessionRecorder: PlayerObserver {
     private let log: Logger
     private var saver: StateSaver?
     private var positionTicker: LoopSource?
-    /// The queue as saved, kept between queue changes; `nil` once the queue or a track's tags changed.
-    private var savedQueue: [SavedTrack]?
+    /// The current track as last saved: the engine reports a playing track's tags again, in more detail
+    /// than the state keeps (cover image bytes, nanoseconds), and the whole queue need not be written for that.
+    private var savedCurrent: (id: TrackID, saved: SavedTrack)?
+    /// Set while a saved queue is read in the background (`restoreInBackground`).
+    private var restoring: PendingRestore?
+    private var changedWhileRestoring = false
 
     public init(player: Player, file: StateFile, log: Logger) {
         self.player = player
@@ -31,18 +37,70 @@ public final class SessionRecorder: PlayerObserver {
         player.addObserver(self)
     }
 
-    /// Loads the saved session into the player. An unusable file has been set aside by `StateFile.load`:
+    /// State files up to this size are restored before the daemon answers anyone (about 3 000 tagged
+    /// tracks, read in some 20 ms); larger ones in the background (docs/settings-and-state.md, "Start-up").
+    public static let largestStateRestoredAtOnce = 256 << 10
+
+    /// Loads the saved session into the player now. An unusable file has been set aside by `StateFile.load`:
     /// the log says where, and the player starts empty.
     public func restore(resumePaused: Bool) {
+        apply(Self.read(file, resumePaused: resumePaused))
+    }
+
+    /// Restores a small state file at once (`restore`) and calls `done`; a larger one is read and converted
+    /// on a background thread while the loop answers clients, then put in the player in one step, and
+    /// `done` runs after that. Tracks queued meanwhile stay, after the restored ones; the restored current
+    /// track, position and settings apply only if the queue was still empty. A save (exit, suspend) asked
+    /// for meanwhile waits for the restore, so the saved queue is never written over by an empty one.
+    public func restoreInBackground(resumePaused: Bool, then done: @escaping () -> Void) {
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.url.path)[.size] as? Int) ?? 0
+        guard size > Self.largestStateRestoredAtOnce else {
+            restore(resumePaused: resumePaused)
+            return done()
+        }
+        let pending = PendingRestore()
+        restoring = pending
+        let file = self.file
+        DispatchQueue.global(qos: .userInitiated).async {
+            pending.deliver(Self.read(file, resumePaused: resumePaused))
+            EventLoop.main.post { [weak self] in
+                self?.finishRestoring()
+                ProcessMemory.giveBackSoon()  // the decoded file is garbage now
+                done()
+            }
+        }
+    }
+
+    /// The saved session, converted to what the player takes, with what to log; runs on any thread.
+    private static func read(_ file: StateFile, resumePaused: Bool) -> RestoredSession {
         let loaded = file.load()
-        if let warning = loaded.warning { log.warning("\(warning)") }
-        guard let state = loaded.state else { return }
-        player.restore(state.session(resumePaused: resumePaused))
-        log.info("restored \(state.queue.count) queued tracks from \(file.url.path)")
+        return RestoredSession(session: loaded.state.map { $0.session(resumePaused: resumePaused) },
+                               warning: loaded.warning, source: file.url.path)
+    }
+
+    private func apply(_ restored: RestoredSession) {
+        if let warning = restored.warning { log.warning("\(warning)") }
+        guard let session = restored.session else { return }
+        if player.queueLength == 0 {
+            player.restore(session)
+        } else {
+            player.add(session.entries, at: .start)
+        }
+        log.info("restored \(session.entries.count) queued tracks from \(restored.source)")
+    }
+
+    /// Puts a background restore in the player (waiting for it if it is still being read). Idempotent.
+    private func finishRestoring() {
+        guard let pending = restoring else { return }
+        restoring = nil
+        apply(pending.wait())
+        if changedWhileRestoring { saver?.markChanged() }
+        changedWhileRestoring = false
     }
 
     /// Writes the state now and waits until it is on disk (before exit or system suspend). Failures are logged.
     public func saveNow() {
+        finishRestoring()
         do {
             try saver?.flushNow()
         } catch {
@@ -60,12 +118,15 @@ public final class SessionRecorder: PlayerObserver {
     }
 
     public func playerDidChange(_ change: PlayerChange) {
+        guard restoring == nil else {
+            changedWhileRestoring = true
+            return
+        }
         switch change {
         case .metadata(let id):
             guard savedFormChanged(id) else { return }
-            savedQueue = nil
         case .tracksAdded, .trackRemoved, .trackMoved, .queueReplaced:
-            savedQueue = nil
+            break
         case .status(let status):
             tickPosition(status == .playing)
             return saver?.markPositionChanged() ?? ()
@@ -89,18 +150,43 @@ public final class SessionRecorder: PlayerObserver {
             : nil
     }
 
-    /// Whether the track's entry in the state differs from the one last saved: the engine reports a
-    /// playing track's tags again, in more detail than the state keeps (cover image bytes, nanoseconds),
-    /// and the whole queue need not be written for that.
+    /// Whether the track's entry in the state differs from the one last saved. Only the current track's
+    /// saved form is kept: the engine reports tags of that one only.
     private func savedFormChanged(_ id: TrackID) -> Bool {
-        guard let saved = savedQueue, saved.count == player.tracks.count, let index = player.index(of: id),
-              let track = player.track(id) else { return true }
-        return SavedTrack(track) != saved[index]
+        guard let saved = savedCurrent, saved.id == id, let track = player.track(id) else { return true }
+        return SavedTrack(track) != saved.saved
     }
 
-    private func snapshot() -> SavedState {
-        let queue = savedQueue ?? player.tracks.map(SavedTrack.init)
-        savedQueue = queue
-        return SavedState(player, queue: queue)
+    /// Everything but the queue now; the queue from a copy that costs nothing until the player changes
+    /// it, turned into `SavedTrack`s one by one on the saver's queue.
+    private func snapshot() -> StateSnapshot {
+        savedCurrent = player.currentTrack.map { ($0.id, SavedTrack($0)) }
+        let queue = player.queueSnapshot
+        return StateSnapshot(SavedState(player, queue: []), queue: { each in queue.forEach { each(SavedTrack($0)) } })
+    }
+}
+
+/// A saved session read on a background thread, handed to the loop.
+private struct RestoredSession: Sendable {
+    let session: PlayerSession?
+    let warning: String?
+    let source: String
+}
+
+/// The result of a background restore, once there; the loop waits for it only when it must (a save).
+private final class PendingRestore: @unchecked Sendable {
+    private let ready = DispatchSemaphore(value: 0)
+    private var result: RestoredSession?
+
+    /// On the background thread, once.
+    func deliver(_ restored: RestoredSession) {
+        result = restored
+        ready.signal()
+    }
+
+    /// On the loop thread, once: `deliver` happened before `signal`, so reading after `wait` is safe.
+    func wait() -> RestoredSession {
+        ready.wait()
+        return result!
     }
 }

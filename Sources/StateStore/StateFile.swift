@@ -58,14 +58,20 @@ public struct StateFile: Sendable {
 
     /// Writes `state` atomically (see the type's comment), creating the folder if needed.
     public func save(_ state: SavedState) throws {
-        let data = try JSONEncoder().encode(state)
+        try save(state) { each in state.queue.forEach(each) }
+    }
+
+    /// Writes `state` with the queue that `tracks` hands over one by one (its `queue` is not read): a
+    /// queue of 100 000 is never all converted at once.
+    public func save(_ state: SavedState, tracks: ((SavedTrack) -> Void) -> Void) throws {
+        let bytes = try StateJSON.encode(state, tracks: tracks)
         try makeFolder()
-        try writeDurably(data, to: url.path)
+        try writeDurably(bytes, to: url.path)
     }
 
     /// Writes the position mark (atomically, like the state), for the state saved with `mark.revision`.
     public func savePosition(_ mark: PositionMark) throws {
-        try writeDurably(try JSONEncoder().encode(mark), to: positionPath)
+        try writeDurably(Array(try JSONEncoder().encode(mark)), to: positionPath)
     }
 
     private struct Unusable: Error {
@@ -130,7 +136,7 @@ public struct StateFile: Sendable {
         }
     }
 
-    private func writeDurably(_ data: Data, to path: String) throws {
+    private func writeDurably(_ data: [UInt8], to path: String) throws {
         let temporary = path + ".tmp"
         // O_TRUNC on a fixed name (not O_EXCL on a unique one): a temporary left by a crash is reused, not piled up.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -152,7 +158,7 @@ public struct StateFile: Sendable {
         try syncFolder()
     }
 
-    private func writeAll(_ fd: Int32, _ data: Data, path: String) throws {
+    private func writeAll(_ fd: Int32, _ data: [UInt8], path: String) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {

@@ -4,110 +4,186 @@ import DBus
 import EventLoop
 import Foundation
 
-/// A large queue on the real quaverd (private bus, private HOME, `fakesink sync=true`): queueing N tracks
-/// with AddTrack while a probe process measures how long the daemon leaves a Get unanswered, then the cost
-/// of Tracks and GetTracksMetadata, the daemon's memory, the background tag-reading rate, the state file
-/// and the time SIGTERM takes to save it all.
+/// A large queue on the real quaverd (private bus, private HOME, `fakesink sync=true`), once per size in
+/// the same run so the growth shows: one AddTracks of N local files while a probe process polls
+/// Get(PlaybackStatus) every 5 ms, then the state save and the background tag reading, a ReplaceQueue of
+/// the same N and a RemoveTracks of 1 000; the daemon's memory per entry, the state file, SIGTERM, and a
+/// restart with that state (spawn → name owned, → first answer, → whole queue back).
 struct QueueScale: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue-scale",
-        abstract: "Queue 20 000 tracks on the real quaverd: longest answer gap, Tracks/GetTracksMetadata, memory.")
+        abstract: "Queue 20 000 and 100 000 tracks on the real quaverd: stalls, memory per entry, state, restart.")
 
-    @Option(help: "A decodable audio file; the queued tracks are hard links to it.")
+    @Option(help: "A decodable audio file; the queued tracks are symbolic links to it.")
     var file = "demo/01 Morning Arpeggio.flac"
-    @Option(help: "Tracks to queue.")
-    var tracks = 20_000
-    @Option(help: "Seconds to watch background tag reading after queueing.")
-    var tagSeconds = 10.0
+    @Option(parsing: .upToNextOption, help: "Queue sizes, each measured on a fresh daemon.")
+    var sizes = [20_000, 100_000]
+    @Option(help: "Seconds to watch the state save and background tag reading after queueing.")
+    var settleSeconds = 5.0
 
     func run() throws {
-        let work = try Workspace(tracks: tracks, linking: URL(fileURLWithPath: file).standardizedFileURL)
-        defer { work.remove() }
-        let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let source = URL(fileURLWithPath: file).standardizedFileURL
         let bus = try BenchBus()
         defer { bus.stop() }
-        let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: work.home)
-        defer { quaverd.stop() }
-        let rssEmpty = memory(quaverd)
-        let probe = try BenchProcess(binary, ["queue-scale-probe", "--address", bus.address, "--stop-file", work.stopFile])
-
-        let addStart = EventLoop.monotonicMicroseconds
-        try queue(work.uris, bus.client)
-        let addSeconds = Double(EventLoop.monotonicMicroseconds - addStart) / 1e6
-        print(String(format: "AddTrack × %d: %.1f s (%.0f tracks/s)", tracks, addSeconds, Double(tracks) / addSeconds))
-        let paths = try trackPaths(quaverd)
-        print("Get(Tracks) with \(paths.count) tracks: \(try time { _ = try trackPaths(quaverd) })")
-        let thousand = Array(paths.suffix(1000))
-        print("GetTracksMetadata(1 000 ids): \(try time { _ = try metadata(thousand, quaverd) })")
-        let rssFull = memory(quaverd)
-        print("quaverd memory: empty \(rssEmpty.rss) kB; with \(paths.count) tracks VmRSS \(rssFull.rss) kB, "
-            + "VmHWM \(rssFull.hwm) kB (\((rssFull.rss - rssEmpty.rss) * 1024 / max(1, paths.count)) bytes/track)")
-        try watchTagReading(paths, quaverd)
-
-        _ = FileManager.default.createFile(atPath: work.stopFile, contents: nil)
-        print("Get(PlaybackStatus) answer times while queueing and reading tags: \(try probe.firstLine())")
-        let stopStart = EventLoop.monotonicMicroseconds
-        quaverd.stop()
-        print(String(format: "SIGTERM to exit (final save): %.0f ms; state.json %d kB",
-                     Double(EventLoop.monotonicMicroseconds - stopStart) / 1000, work.stateFileSize() / 1024))
-    }
-
-    /// Appends each URI after the previous one; a fresh daemon numbers tracks 1, 2, 3…
-    private func queue(_ uris: [String], _ client: Connection) throws {
-        var after = ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)
-        for (index, uri) in uris.enumerated() {
-            _ = try client.call(destination: ControlAPI.busName, path: BenchQuaverd.path, interface: ControlAPI.trackListInterface,
-                                method: "AddTrack", arguments: [.string(uri), .objectPath(after), .boolean(false)])
-            after = try ObjectPath(ControlAPI.TrackPath.path(of: UInt64(index + 1)))
-        }
-    }
-
-    /// Tags are read in queue order: the first track still without a length tells how far the reader got.
-    private func watchTagReading(_ paths: [ObjectPath], _ quaverd: BenchQuaverd) throws {
-        let before = try readCount(paths, quaverd)
-        usleep(UInt32(tagSeconds * 1_000_000))
-        let after = try readCount(paths, quaverd)
-        print(String(format: "background tag reading: %d of %d tracks read, %.0f tracks/s over %.0f s",
-                     after, paths.count, Double(after - before) / tagSeconds, tagSeconds))
-    }
-
-    private func readCount(_ paths: [ObjectPath], _ quaverd: BenchQuaverd) throws -> Int {
-        var low = 0, high = paths.count  // invariant: paths[..<low] are read, paths[high...] are not
-        while low < high {
-            let middle = (low + high) / 2
-            let entry = try metadata([paths[middle]], quaverd).first
-            if entry?["mpris:length"] != nil { low = middle + 1 } else { high = middle }
-        }
-        return low
-    }
-
-    private func time(_ body: () throws -> Void) throws -> String {
-        var samples: [Int64] = []
-        for _ in 0..<5 {
-            let start = EventLoop.monotonicMicroseconds
-            try body()
-            samples.append(EventLoop.monotonicMicroseconds - start)
-        }
-        samples.sort()
-        return String(format: "median %.1f ms, max %.1f ms (5 calls)", Double(samples[2]) / 1000, Double(samples[4]) / 1000)
+        for size in sizes { try QueueScaleRun(size: size, source: source, bus: bus, settleSeconds: settleSeconds).measure() }
     }
 }
 
-/// Hard links to one file in a temporary folder, and a private HOME for the daemon.
+/// One size: every figure of the queue-scale table for a queue of `size` tracks.
+private struct QueueScaleRun {
+    let size: Int
+    let source: URL
+    let bus: BenchBus
+    let settleSeconds: Double
+
+    func measure() throws {
+        let work = try Workspace(tracks: size, linking: source)
+        defer { work.remove() }
+        var quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: work.home)
+        defer { quaverd.stop() }
+        _ = try quaverd.get("PlaybackStatus")
+        let rssEmpty = ProcessCounters.residentKiB(quaverd.pid)
+        let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let probe = try BenchProcess(binary, ["queue-scale-probe", "--address", bus.address, "--stop-file", work.stopFile,
+                                              "--samples-file", work.samplesFile])
+        _ = try probe.firstLine()  // polling has begun
+
+        let added = try window { _ = try quaverd.call("AddTracks", [.stringArray(work.uris), .string("end"), .boolean(false)],
+                                                      interface: ControlAPI.quaverInterface) }
+        let settled = try window { usleep(UInt32(settleSeconds * 1_000_000)) }
+        let rssFull = ProcessCounters.residentKiB(quaverd.pid)
+        let paths = try trackPaths(quaverd)
+        guard paths.count == size else { throw BenchError("quaverd queued \(paths.count) of \(size) tracks") }
+        let metadataWindow = try window { _ = try metadata(Array(paths.suffix(1000)), quaverd) }
+        let replaced = try window { _ = try quaverd.call("ReplaceQueue", [.stringArray(work.uris.reversed()), .boolean(false)],
+                                                         interface: ControlAPI.quaverInterface) }
+        let newPaths = try trackPaths(quaverd)
+        let middle = newPaths.count / 2
+        let removed = try window { _ = try quaverd.call("RemoveTracks", [.objectPathArray(Array(newPaths[middle..<middle + 1000]))],
+                                                        interface: ControlAPI.quaverInterface) }
+        let afterEdits = try window { usleep(2_000_000) }  // the save of the edited queue
+        _ = FileManager.default.createFile(atPath: work.stopFile, contents: nil)
+        _ = try probe.firstLine()
+        let samples = try work.probeSamples()
+
+        let stopStart = EventLoop.monotonicMicroseconds
+        quaverd.stop()
+        let stopMilliseconds = Double(EventLoop.monotonicMicroseconds - stopStart) / 1000
+        let stateKiB = work.stateFileSize() / 1024
+        let restart = try Restart(bus: bus, home: work.home, expected: size - 1000)
+        quaverd = restart.quaverd
+
+        let n = size.formatted(.number.grouping(.automatic)).replacingOccurrences(of: ",", with: " ")
+        func longest(_ span: (Int64, Int64)) -> Double { samples.longestWait(in: span) }
+        let bytesPerEntry = Double(rssFull - rssEmpty) * 1024 / Double(size)
+        print(String(format: "%@ tracks: AddTracks %.2f s; empty %d kB, queued %d kB (%.0f bytes/entry); state.json %d kB; "
+                     + "SIGTERM → exit %.0f ms; %d poller answers", n, added.seconds, rssEmpty, rssFull, bytesPerEntry,
+                     stateKiB, stopMilliseconds, samples.count))
+        print(String(format: "%@ tracks: longest poller wait, ms: AddTracks %.1f, save + tag reading %.1f, "
+                     + "GetTracksMetadata(1000) %.1f, ReplaceQueue %.1f, RemoveTracks(1000) %.1f, save after edits %.1f",
+                     n, longest(added.span), longest(settled.span), longest(metadataWindow.span), longest(replaced.span),
+                     longest(removed.span), longest(afterEdits.span)))
+        print(String(format: "%@ tracks: restart: name owned %.1f ms, first answer %.1f ms (QueueLength %d), "
+                     + "whole queue %.1f ms, longest wait meanwhile %.1f ms; RSS after restore %d kB",
+                     n, restart.ownedMilliseconds, restart.firstAnswerMilliseconds, restart.firstLength,
+                     restart.restoredMilliseconds, restart.longestWaitMilliseconds, restart.rssKiB))
+        let stallTarget = "< 50"
+        BenchRow("AddTracks of \(n) URIs, s", value: added.seconds, floor: nil, format: "%.2f", target: "≤ 0.94 (100 000)", ok: nil).emit()
+        for (what, span) in [("AddTracks", added.span), ("state save + tag reading", settled.span),
+                             ("ReplaceQueue", replaced.span), ("RemoveTracks of 1 000", removed.span)] {
+            let wait = longest(span)
+            BenchRow("\(n) queued: longest poller wait during \(what), ms", value: wait, floor: nil, format: "%.1f",
+                     target: stallTarget, ok: wait < 50).emit()
+        }
+        BenchRow("RSS with \(n) queued, MB", value: Double(rssFull) / 1024, floor: Double(rssEmpty) / 1024, format: "%.1f",
+                 target: size >= 100_000 ? "< 40" : "—", ok: size >= 100_000 ? rssFull < 40 * 1024 : nil).emit()
+        BenchRow("bytes per queued entry (\(n))", value: bytesPerEntry, floor: nil, format: "%.0f", target: "< 120",
+                 ok: bytesPerEntry < 120).emit()
+        BenchRow("state.json with \(n) queued, KiB", value: Double(stateKiB), floor: nil, format: "%.0f", target: "—", ok: nil).emit()
+        BenchRow("SIGTERM → exit with \(n) queued, ms", value: stopMilliseconds, floor: nil, format: "%.0f", target: "< 1000",
+                 ok: stopMilliseconds < 1000).emit()
+        BenchRow("restart with \(n): spawn → name owned, ms", value: restart.ownedMilliseconds, floor: nil, format: "%.1f",
+                 target: "< 50", ok: restart.ownedMilliseconds < 50).emit()
+        BenchRow("restart with \(n): spawn → first answer, ms", value: restart.firstAnswerMilliseconds, floor: nil,
+                 format: "%.1f", target: "< 50", ok: restart.firstAnswerMilliseconds < 50).emit()
+        BenchRow("restart with \(n): spawn → whole queue back, ms", value: restart.restoredMilliseconds, floor: nil,
+                 format: "%.1f", target: "—", ok: nil).emit()
+        BenchRow("restart with \(n): longest wait while it fills, ms", value: restart.longestWaitMilliseconds, floor: nil,
+                 format: "%.1f", target: stallTarget, ok: restart.longestWaitMilliseconds < 50).emit()
+    }
+
+    /// Runs `body` and returns its wall time and its span on the monotonic clock the probe stamps with.
+    private func window(_ body: () throws -> Void) throws -> (seconds: Double, span: (Int64, Int64)) {
+        let start = EventLoop.monotonicMicroseconds
+        try body()
+        let end = EventLoop.monotonicMicroseconds
+        return (Double(end - start) / 1e6, (start, end))
+    }
+}
+
+/// quaverd started again on the state it saved: when it owns its name, answers, and has the whole queue.
+/// It calls Get(QueueLength) in a loop from spawn until the queue is all there, so the longest of those
+/// calls is the longest a client waited while the queue was being restored.
+private struct Restart {
+    let quaverd: BenchQuaverd
+    var ownedMilliseconds = 0.0, firstAnswerMilliseconds = 0.0, restoredMilliseconds = 0.0, longestWaitMilliseconds = 0.0
+    var firstLength = 0
+    var rssKiB = 0
+
+    init(bus: BenchBus, home: URL, expected: Int) throws {
+        quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
+        ownedMilliseconds = Double(quaverd.startMicroseconds) / 1000
+        var first = true
+        while true {
+            let start = EventLoop.monotonicMicroseconds
+            let length = Int(try quaverd.call("Get", [.string(ControlAPI.quaverInterface), .string("QueueLength")],
+                                              interface: ControlAPI.propertiesInterface).first?.unwrapped.int64Value ?? -1)
+            let now = EventLoop.monotonicMicroseconds
+            if first {
+                firstAnswerMilliseconds = Double(now - quaverd.spawnedAt) / 1000
+                firstLength = length
+                first = false
+            } else {
+                longestWaitMilliseconds = max(longestWaitMilliseconds, Double(now - start) / 1000)
+            }
+            if length == expected { restoredMilliseconds = Double(now - quaverd.spawnedAt) / 1000; break }
+            guard now - quaverd.spawnedAt < 60_000_000 else { throw BenchError("quaverd restored \(length) of \(expected)") }
+            usleep(2000)
+        }
+        rssKiB = ProcessCounters.residentKiB(quaverd.pid)
+    }
+}
+
+/// The probe's answer times: when each call started and how long it waited, in microseconds.
+private struct ProbeSamples {
+    var starts: [Int64] = [], waits: [Int64] = []
+    var count: Int { waits.count }
+
+    /// The longest wait of a call that was under way at any time during `span`.
+    func longestWait(in span: (Int64, Int64)) -> Double {
+        var longest: Int64 = 0
+        for (start, wait) in zip(starts, waits) where start <= span.1 && start + wait >= span.0 { longest = max(longest, wait) }
+        return Double(longest) / 1000
+    }
+}
+
+/// Symbolic links to one file in a temporary folder (a file takes at most 65 000 hard links on ext4),
+/// and a private HOME for the daemon.
 private struct Workspace {
     let root: URL
     let uris: [String]
     var home: URL { root.appendingPathComponent("home") }
     var stopFile: String { root.appendingPathComponent("stop").path }
+    var samplesFile: String { root.appendingPathComponent("samples").path }
 
     init(tracks: Int, linking source: URL) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-queue-scale.\(getpid())")
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-queue-scale.\(getpid()).\(tracks)")
         let music = root.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("home"), withIntermediateDirectories: true)
         uris = try (1...tracks).map { number in
-            let link = music.appendingPathComponent(String(format: "track-%05d.flac", number))
-            guard Glibc.link(source.path, link.path) == 0 else {
+            let link = music.appendingPathComponent(String(format: "track-%06d.flac", number))
+            guard symlink(source.path, link.path) == 0 else {
                 throw ValidationError("cannot link \(source.path) to \(link.path): \(String(cString: strerror(errno)))")
             }
             return link.absoluteString
@@ -119,10 +195,20 @@ private struct Workspace {
         return ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
 
+    func probeSamples() throws -> ProbeSamples {
+        var samples = ProbeSamples()
+        for line in try String(contentsOfFile: samplesFile, encoding: .utf8).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let start = Int64(fields[0]), let wait = Int64(fields[1]) else { continue }
+            samples.starts.append(start)
+            samples.waits.append(wait)
+        }
+        return samples
+    }
+
     func remove() { try? FileManager.default.removeItem(at: root) }
 }
 
-/// quaverd on the bench's bus with HOME and the XDG folders inside the workspace.
 private func trackPaths(_ quaverd: BenchQuaverd) throws -> [ObjectPath] {
     let reply = try quaverd.call("Get", [.string(ControlAPI.trackListInterface), .string("Tracks")],
                                  interface: ControlAPI.propertiesInterface)
@@ -134,38 +220,29 @@ private func metadata(_ ids: [ObjectPath], _ quaverd: BenchQuaverd) throws -> [[
     return (reply.first?.arrayValue ?? []).map { $0.dictionaryValue ?? [:] }
 }
 
-/// VmRSS and VmHWM of the daemon, in kB (/proc/<pid>/status).
-private func memory(_ quaverd: BenchQuaverd) -> (rss: Int, hwm: Int) {
-    let status = (try? String(contentsOfFile: "/proc/\(quaverd.pid)/status", encoding: .utf8)) ?? ""
-    func field(_ name: String) -> Int {
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
-    }
-    return (field("VmRSS"), field("VmHWM"))
-}
-
-/// For `queue-scale`: calls Get(PlaybackStatus) every millisecond until the stop file appears, then prints
-/// one line with the answer times (the longest is the longest the daemon left a client waiting). Hidden.
+/// For `queue-scale`: calls Get(PlaybackStatus) every 5 ms (a client polling the player) until the stop
+/// file appears, then writes each call's start and wait (µs, monotonic clock) to the samples file. Prints
+/// "polling" after its first answer and "done" at the end. Hidden.
 struct QueueScaleProbe: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "queue-scale-probe", shouldDisplay: false)
     @Option var address: String
     @Option var stopFile: String
+    @Option var samplesFile: String
 
     func run() throws {
         let client = try Connection(address: address)
-        var samples: [Int64] = []
+        var lines = ""
+        var announced = false
         while !FileManager.default.fileExists(atPath: stopFile) {
             let start = EventLoop.monotonicMicroseconds
             _ = try client.call(destination: ControlAPI.busName, path: BenchQuaverd.path,
                                 interface: ControlAPI.propertiesInterface, method: "Get",
-                                arguments: [.string(ControlAPI.playerInterface), .string("PlaybackStatus")])
-            samples.append(EventLoop.monotonicMicroseconds - start)
-            usleep(1000)
+                                arguments: [.string(ControlAPI.playerInterface), .string("PlaybackStatus")], timeout: 60)
+            lines += "\(start) \(EventLoop.monotonicMicroseconds - start)\n"
+            if !announced { print("polling"); announced = true }
+            usleep(5000)
         }
-        samples.sort()
-        let p99 = samples.isEmpty ? 0 : samples[samples.count * 99 / 100]
-        print(String(format: "%d answers, median %.2f ms, p99 %.2f ms, longest %.1f ms", samples.count,
-                     Double(samples.isEmpty ? 0 : samples[samples.count / 2]) / 1000, Double(p99) / 1000,
-                     Double(samples.last ?? 0) / 1000))
+        try lines.write(toFile: samplesFile, atomically: true, encoding: .utf8)
+        print("done")
     }
 }

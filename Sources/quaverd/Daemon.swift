@@ -1,8 +1,8 @@
 // Wiring: sink → engine → player core → MPRIS object on the bus, all on one GLib loop (EventLoop.main).
 // The name is claimed first, so a second daemon stops before touching GStreamer; calls that arrive
-// meanwhile wait in libdbus's queue until the loop runs, when the object is exported. The saved session
-// is restored before the object is exported, so no client sees an empty queue first; command-line items
-// join it. Shutdown saves the session, then stops playback, gives the name back and flushes.
+// meanwhile wait in libdbus's queue until the loop runs, when the object is exported. A small saved
+// session is restored before the loop runs, so no client sees an empty queue first; a long one is read in
+// the background and arrives right after the first answers; command-line items join it. Shutdown saves the session, then stops playback, gives the name back and flushes.
 import BaseDirectories
 import Configuration
 import ControlAPI
@@ -53,7 +53,6 @@ final class Daemon {
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
             let scanner = makeTagScanner(player)
             recorder = makeRecorder(player)
-            if settings.playback.resumeOnStart { recorder?.restore(resumePaused: settings.playback.resumePaused) }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
                 artwork: ArtworkCache(directory: ArtworkCache.defaultDirectory()),
@@ -62,7 +61,7 @@ final class Daemon {
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let quaver = QuaverInterface(mpris: service, version: quaverVersion)
             connection.export(service.exportedObject(adding: [quaver.description]))
-            enqueue(options.items, into: player)
+            restoreThenEnqueue(into: player)
             let signals = [SIGTERM, SIGINT].map { signal in
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }
             }
@@ -149,6 +148,16 @@ final class Daemon {
         } catch {
             log.warning("queued tracks show tags only once played: \(error)")
             return nil
+        }
+    }
+
+    /// The saved session first (a long one arrives after the first answers: SessionRecorder), then the
+    /// command line's items after it.
+    private func restoreThenEnqueue(into player: Player) {
+        guard settings.playback.resumeOnStart, let recorder else { return enqueue(options.items, into: player) }
+        recorder.restoreInBackground(resumePaused: settings.playback.resumePaused) { [weak self, weak player] in
+            guard let self, let player else { return }
+            enqueue(options.items, into: player)
         }
     }
 

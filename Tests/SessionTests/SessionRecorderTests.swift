@@ -50,4 +50,83 @@ final class SessionRecorderTests: XCTestCase {
         XCTAssertEqual(file.load().state?.queue.map(\.uri), ["file:///music/a.ogg"])
         recorder.finish()
     }
+
+    /// A state.json as Quaver 1911e80 wrote it (format version 1) restores with its tags and position.
+    func testAStateFileOfTheEarlierLayoutRestores() throws {
+        let json = #"{"version":1,"queue":[{"uri":"file:///m/a.flac","metadata":{"title":"A","artists":["X"],"#
+            + #""album":"L","trackNumber":1,"lengthMicroseconds":90000000}},{"uri":"file:///m/b.flac"}],"#
+            + #""currentIndex":1,"positionMicroseconds":5000000,"volume":0.5,"rate":1,"loopMode":"Track","#
+            + #""shuffle":false,"wasPlaying":false,"revision":"r1"}"#
+        try FileManager.default.createDirectory(at: folder.url, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: file.url)
+        let player = Player(engine: FakeEngine())
+        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
+        recorder.restore(resumePaused: true)
+        XCTAssertEqual(player.tracks.map(\.uri), ["file:///m/a.flac", "file:///m/b.flac"])
+        XCTAssertEqual(player.tracks[0].title, "A")
+        XCTAssertEqual(player.tracks[0].tags.artists, ["X"])
+        XCTAssertEqual(player.tracks[0].tags.album, "L")
+        XCTAssertEqual(player.tracks[0].duration, .seconds(90))
+        XCTAssertEqual(player.index(of: player.currentTrackID!), 1)
+        XCTAssertEqual(player.volume, 0.5)
+        XCTAssertEqual(player.loopMode, .track)
+        recorder.finish()
+    }
+
+    /// A long saved queue arrives after the loop has run (done is called then); the player answers empty meanwhile.
+    func testALongStateIsRestoredInTheBackground() throws {
+        let count = 8000
+        try file.save(savedState(count))
+        let player = Player(engine: FakeEngine())
+        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
+        var done = false
+        recorder.restoreInBackground(resumePaused: true) { done = true }
+        XCTAssertFalse(done, "a file of \(count) tracks is read off the loop")
+        XCTAssertTrue(EventLoop.main.run(until: { done }, timeout: 20))
+        XCTAssertEqual(player.queueLength, count)
+        XCTAssertEqual(player.index(of: player.currentTrackID!), 77)
+        XCTAssertEqual(player.tracks(in: 5..<6).first?.title, "Song 5")
+        recorder.finish()
+    }
+
+    /// Exit before a background restore arrived: the restore is waited for, so the saved queue survives.
+    func testSavingDuringABackgroundRestoreKeepsTheSavedQueue() throws {
+        let count = 8000
+        try file.save(savedState(count))
+        let player = Player(engine: FakeEngine())
+        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
+        recorder.restoreInBackground(resumePaused: true) {}
+        try player.setVolume(0.3)
+        recorder.finish()
+        let saved = try XCTUnwrap(file.load().state)
+        XCTAssertEqual(saved.queue.count, count)
+        XCTAssertEqual(saved.currentIndex, 77)
+        XCTAssertEqual(player.queueLength, count)
+    }
+
+    /// Tracks queued before a background restore arrives stay, after the restored ones.
+    func testTracksQueuedBeforeABackgroundRestoreStayAfterIt() throws {
+        try file.save(savedState(8000))
+        let player = Player(engine: FakeEngine())
+        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
+        var done = false
+        recorder.restoreInBackground(resumePaused: true) { done = true }
+        player.add(["file:///music/new.flac"])
+        XCTAssertTrue(EventLoop.main.run(until: { done }, timeout: 20))
+        XCTAssertEqual(player.queueLength, 8001)
+        XCTAssertEqual(player.tracks(in: 8000..<8001).first?.uri, "file:///music/new.flac")
+        XCTAssertEqual(player.tracks(in: 0..<1).first?.uri, "file:///music/0.flac")
+        recorder.finish()
+    }
+
+    private func savedState(_ count: Int) -> SavedState {
+        let queue = (0..<count).map { number in
+            SavedTrack(uri: "file:///music/\(number).flac", metadata: SavedMetadata(
+                title: "Song \(number)", artists: ["Artist \(number % 7)"], album: "Album \(number / 10)",
+                trackNumber: number % 10 + 1, lengthMicroseconds: 100_000_000))
+        }
+        let state = SavedState(queue: queue, currentIndex: 77)
+        XCTAssertGreaterThan(try! JSONEncoder().encode(state).count, SessionRecorder.largestStateRestoredAtOnce)
+        return state
+    }
 }

@@ -22,8 +22,8 @@ final class StateSaverTests: XCTestCase {
     private func makeSaver(file: StateFile? = nil) -> StateSaver {
         StateSaver(file: file ?? self.file, interval: 1, snapshot: { [unowned self] in
             snapshots += 1
-            return SavedState(queue: (0..<queueLength).map { SavedTrack(uri: "file:///m/\($0).flac") }, currentIndex: current,
-                              positionMicroseconds: position, volume: volume)
+            return StateSnapshot(SavedState(queue: (0..<queueLength).map { SavedTrack(uri: "file:///m/\($0).flac") },
+                                            currentIndex: current, positionMicroseconds: position, volume: volume))
         }, onError: { [unowned self] in errors.append("\($0)") })
     }
 
@@ -166,4 +166,35 @@ final class StateSaverTests: XCTestCase {
         XCTAssertTrue(EventLoop.main.run(until: { !self.errors.isEmpty }, timeout: 10))
         XCTAssertTrue(errors[0].contains("/proc/quaver-test"), errors[0])
     }
+
+    /// A slow whole-state write (a queue of 100 000) does not pile up further writes behind it while
+    /// changes keep coming: one waits, with the latest state, and it comes after the slow one is done.
+    func testChangesDuringASlowWriteGiveOneMoreWriteNotAPile() throws {
+        let built = LockedCounter()
+        let saver = StateSaver(file: file, interval: 0.2, snapshot: { [unowned self] in
+            StateSnapshot(SavedState(volume: volume), queue: { each in
+                built.increment()
+                Thread.sleep(forTimeInterval: 1)
+                each(SavedTrack(uri: "file:///m/slow.flac"))
+            })
+        }, onError: { [unowned self] in errors.append("\($0)") })
+        for step in 1...30 {
+            volume = Double(step) / 100
+            saver.markChanged()
+            runLoop(0.1)
+        }
+        XCTAssertLessThanOrEqual(built.value, 3, "3 s of changes: the first write (1 s), one after it, at most one more")
+        XCTAssertTrue(EventLoop.main.run(until: { self.file.load().state?.volume == 0.3 }, timeout: 15))
+        runLoop(0.5)
+        XCTAssertFalse(saver.hasPendingChanges)
+        XCTAssertEqual(errors, [])
+    }
+}
+
+/// Counts calls made on the writer's thread.
+private final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func increment() { lock.withLock { count += 1 } }
 }

@@ -30,4 +30,7 @@ typedef void (*quaver_glib_message_sink)(int level, const char *domain, long dom
 /// of GLib, GObject, GStreamer and its plugins to `sink` instead of writing it to stderr. Once per process.
 void quaver_route_glib_messages(quaver_glib_message_sink sink);
 
+/// malloc_trim(3): returns free heap pages to the system (a glibc extension Swift's Glibc module lacks).
+static inline void quaver_return_free_heap(void) { malloc_trim(0); }
+
 #endif

@@ -1,0 +1,101 @@
+import XCTest
+import PlayerCore
+import TestSupport
+
+/// The queue keeps entries in a compact stored form (shared tags, no cover bytes) and edits thousands
+/// of them at once: what clients read back must be exactly what went in.
+final class CompactQueueTests: PlayerTestCase {
+    private func tags(title: String, album: String, artist: String, track: Int) -> TrackTags {
+        var tags = TrackTags()
+        tags.title = title
+        tags.album = album
+        tags.artists = [artist]
+        tags.albumArtists = [artist]
+        tags.genres = ["Ambient"]
+        tags.trackNumber = track
+        tags.discNumber = 1
+        return tags
+    }
+
+    func testEntriesReadBackAsQueuedWithSharedAndOwnTags() {
+        let entries = (1...6).map { number in
+            QueueEntry(uri: uri(number), tags: tags(title: "Song \(number)", album: "Album \(number % 2)",
+                                                    artist: "Artist", track: number),
+                       duration: .nanoseconds(1_000_000_007 * Int64(number)))
+        }
+        let ids = player.add(entries, at: .end)
+        XCTAssertEqual(player.tracks.map { QueueEntry(uri: $0.uri, tags: $0.tags, duration: $0.duration) }, entries)
+        XCTAssertEqual(player.tracks(in: 2..<4).map(\.id), Array(ids[2..<4]))
+        XCTAssertEqual(player.tracks(in: 5..<50).map(\.id), [ids[5]], "a range past the end is clamped")
+        XCTAssertEqual(player.trackIDs, ids)
+        XCTAssertEqual(player.queueLength, 6)
+        XCTAssertEqual(player.uri(of: ids[3]), uri(4))
+        XCTAssertEqual(PreparedEntries(entries).entries, entries)
+    }
+
+    func testOnlyTheNewestCoverIsKept() {
+        let ids = queue(2)
+        let cover = { (byte: UInt8) in CoverImage(data: [0xFF, 0xD8, byte], mimeType: "image/jpeg") }
+        var first = TrackTags()
+        first.coverImage = cover(1)
+        player.updateTags(ids[0], first)
+        XCTAssertEqual(player.track(ids[0])?.tags.coverImage, cover(1))
+        var second = TrackTags()
+        second.coverImage = cover(2)
+        player.updateTags(ids[1], second)
+        XCTAssertEqual(player.track(ids[1])?.tags.coverImage, cover(2))
+        XCTAssertNil(player.track(ids[0])?.tags.coverImage, "cover bytes stay with one track only")
+    }
+
+    func testRemovingManyAtOnceKeepsOrderAndAnnouncesEach() {
+        let ids = startPlaying(6)
+        _ = recorder.drain()
+        player.remove([ids[4], ids[1], ids[4], TrackID(999)])
+        XCTAssertEqual(player.trackIDs, [ids[0], ids[2], ids[3], ids[5]])
+        XCTAssertEqual(recorder.drain(), [.trackRemoved(ids[4]), .trackRemoved(ids[1])])
+        for (index, id) in player.trackIDs.enumerated() { XCTAssertEqual(player.index(of: id), index) }
+        XCTAssertEqual(player.currentTrackID, ids[0])
+    }
+
+    func testRemovingTheCurrentAndWhatFollowsPlaysTheFirstThatStays() {
+        let ids = startPlaying(5)
+        player.remove([ids[0], ids[1], ids[2]])
+        XCTAssertEqual(player.currentTrackID, ids[3])
+        XCTAssertEqual(player.status, .playing)
+        XCTAssertEqual(engine.commands.first, .load(item(ids[3]), at: .zero, playing: true))
+    }
+
+    func testRemovingTheCurrentAndEverythingAfterItStops() {
+        let ids = startPlaying(4)
+        player.next()
+        settle()
+        player.remove([ids[1], ids[2], ids[3]])
+        XCTAssertEqual(player.trackIDs, [ids[0]])
+        XCTAssertEqual(player.currentTrackID, ids[0])
+        XCTAssertEqual(player.status, .stopped)
+    }
+
+    func testRemovingManyWhenShuffledSkipsTheRemovedInTheRound() {
+        let ids = startPlaying(8)
+        player.setShuffle(true)
+        settle()
+        let current = player.currentTrackID!
+        let others = ids.filter { $0 != current }
+        player.remove([current] + others.prefix(3))
+        let survivor = player.currentTrackID!
+        XCTAssertTrue(Array(others.dropFirst(3)).contains(survivor))
+        XCTAssertEqual(player.status, .playing)
+    }
+
+    /// A snapshot is a copy as of when it was taken, whatever happens to the queue afterwards.
+    func testSnapshotDoesNotChangeWithTheQueue() {
+        let ids = queue(3)
+        let snapshot = player.queueSnapshot
+        player.remove(ids[1])
+        player.add([uri(9)])
+        XCTAssertEqual(snapshot.count, 3)
+        var uris: [String] = []
+        snapshot.forEach { uris.append($0.uri) }
+        XCTAssertEqual(uris, [uri(1), uri(2), uri(3)])
+    }
+}
