@@ -6,6 +6,7 @@
 //
 // The discoverer works on a thread of its own (see Discoverer): the loop only keeps the list of files
 // and receives each result, so a queue of 100 000 files being read never holds a D-Bus caller.
+// `readNow` is the exception: one file, read on the loop before its track is announced.
 import EventLoop
 import GStreamer
 import PlayerCore
@@ -18,15 +19,27 @@ public final class TagReader {
     public let capacity: Int
 
     private let discoverer: Discoverer
+    private let blockingDiscoverer: BlockingDiscoverer
     private var waiting: [EngineItem] = []
     /// Index of the next item in `waiting`: popping from the front of a 20 000-item array must not shift it.
     private var head = 0
     private var inFlight: EngineItem?
 
-    /// - Parameter timeout: how long one file may take before it is given up.
-    public init(timeout: Duration = .seconds(5), capacity: Int = 100_000) throws {
+    /// - Parameters:
+    ///   - timeout: how long one file read in the background may take before it is given up.
+    ///   - readNowTimeout: the same for `readNow`, which holds the loop meanwhile. A local file takes
+    ///     1–2 ms (quaver-bench tag-reading), a 50 MB cover ~60 ms; what takes longer is left to the engine.
+    public init(timeout: Duration = .seconds(5), readNowTimeout: Duration = .milliseconds(500),
+                capacity: Int = 100_000) throws {
         discoverer = try Discoverer(timeout: timeout)
+        blockingDiscoverer = try BlockingDiscoverer(timeout: readNowTimeout)
         self.capacity = capacity
+    }
+
+    /// Reads one file at once, on the calling thread, cover included: for a track about to be announced as
+    /// current, whose tags clients should get in the same signal. Nil when it cannot be read in time.
+    public func readNow(_ item: EngineItem) -> (tags: TrackTags, duration: Duration?)? {
+        blockingDiscoverer.discover(item.uri).map { Self.tags($0, includingImage: true) }
     }
 
     /// Files waiting or being read.
@@ -55,7 +68,7 @@ public final class TagReader {
         inFlight = item
         // The result is turned into TrackTags on the discoverer thread; the loop only hands it on.
         discoverer.discover(item.uri) { [weak self] media in
-            let read = media.map(Self.tags)
+            let read = media.map { Self.tags($0, includingImage: false) }
             EventLoop.main.post { self?.discovered(item, read) }
         }
     }
@@ -76,11 +89,13 @@ public final class TagReader {
         startNext()
     }
 
-    /// The container's tags, then the first audio stream's; the cover image is left out, not even copied
-    /// (it would be kept for every queued track: the engine reads it when the track plays).
-    private static func tags(_ media: DiscoveredMedia) -> (TrackTags, Duration?) {
+    /// The container's tags, then the first audio stream's. Files read in the background leave the cover
+    /// out, not even copied: it would be kept for every queued track (the engine reads it when one plays).
+    private static func tags(_ media: DiscoveredMedia, includingImage: Bool) -> (TrackTags, Duration?) {
         var tags = TrackTags()
-        for list in [media.containerTags, media.audioTags].compactMap({ $0 }) { tags.merge(list, includingImage: false) }
+        for list in [media.containerTags, media.audioTags].compactMap({ $0 }) {
+            tags.merge(list, includingImage: includingImage)
+        }
         return (tags, media.duration)
     }
 }

@@ -1,8 +1,9 @@
-import GStreamerEngine
 import PlayerCore
 
 /// Reads the tags of newly queued local files in the background (TagReader) and hands them to the
-/// player, so clients see titles and lengths for the whole queue, not only for tracks already played.
+/// player, so clients see titles and lengths for the whole queue, not only for tracks already played;
+/// and reads a local file at once, cover included, when its track becomes current
+/// (`Player.readTagsAtOnce`), so the signal announcing it is complete.
 public final class TagScanner: PlayerObserver {
     private let player: Player
     private let reader: TagReader
@@ -11,6 +12,7 @@ public final class TagScanner: PlayerObserver {
         self.player = player
         self.reader = reader
         reader.onRead = { [weak player] id, tags, length in player?.updateTags(id, tags, duration: length) }
+        player.readTagsAtOnce = { [weak reader] item in Self.isLocal(item.uri) ? reader?.readNow(item) : nil }
         player.addObserver(self)
     }
 
@@ -34,10 +36,13 @@ public final class TagScanner: PlayerObserver {
         return tracks[start..<min(tracks.count, start + ids.count)]
     }
 
-    /// Local files the player knows nothing about yet. Remote ones are left to the engine: reading
-    /// them would open a connection per queued stream.
+    /// Local files the player knows nothing about yet.
     private func scan(_ tracks: ArraySlice<Track>) {
-        let unknown = tracks.filter { $0.uri.hasPrefix("file:") && $0.tags.title == nil && $0.duration == nil }
+        let unknown = tracks.filter { Self.isLocal($0.uri) && $0.tags.title == nil && $0.duration == nil }
         reader.enqueue(unknown.map { EngineItem(id: $0.id, uri: $0.uri) })
     }
+
+    /// Only local files are read before they play. Remote ones are left to the engine: reading them would
+    /// open a connection per queued stream, and a slow server would hold the loop in `readNow`.
+    private static func isLocal(_ uri: String) -> Bool { uri.hasPrefix("file:") }
 }

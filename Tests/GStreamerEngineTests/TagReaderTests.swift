@@ -47,4 +47,22 @@ final class TagReaderTests: XCTestCase {
         XCTAssertTrue(EventLoop.main.run(until: { small.pendingCount == 0 }, timeout: 10))
         XCTAssertEqual(reported, [TrackID(1)])
     }
+
+    /// `readNow` answers on the spot, cover included, and finds nothing in what is not audio.
+    func testReadNowIncludesTheCoverAndRefusesBadFiles() throws {
+        for file in [fixtures.flac, fixtures.mp3] {
+            let read = try XCTUnwrap(reader.readNow(item(1, file)), file.lastPathComponent)
+            XCTAssertEqual(read.tags.title, Fixtures.title)
+            XCTAssertEqual(read.tags.artists, [Fixtures.artist])
+            XCTAssertEqual(read.tags.album, Fixtures.album)
+            XCTAssertEqual(read.tags.coverImage?.data, fixtures.coverBytes, file.lastPathComponent)
+            XCTAssertEqual(Double((read.duration ?? .zero) / .milliseconds(1)) / 1000, Double(Fixtures.toneSeconds),
+                           accuracy: 0.1)
+        }
+        for file in fixtures.badFiles {  // an image is media to GstDiscoverer: read, with nothing in it
+            let read = reader.readNow(item(2, file))
+            XCTAssertTrue(read == nil || (read?.tags == TrackTags() && read?.duration == nil), file.lastPathComponent)
+        }
+        XCTAssertNotNil(reader.readNow(item(3, fixtures.vorbis)), "still reads after failures")
+    }
 }
