@@ -11,6 +11,7 @@ final class GnomeShellTests: XCTestCase {
     private static var sharedShell: GnomeShell?
     private static let artist = "The Shell Testers"
     private var shell: GnomeShell!
+    private var card: GnomeMediaCard!
     private var folder: TemporaryDirectory!
     private var tracks: [URL] = []
 
@@ -20,6 +21,7 @@ final class GnomeShellTests: XCTestCase {
         }
         if Self.sharedShell == nil { Self.sharedShell = try GnomeShell() }
         shell = Self.sharedShell
+        card = GnomeMediaCard(busName: ControlAPI.busName, in: shell)
         folder = try TemporaryDirectory(prefix: "gnome-card")
         tracks = try ["One", "Two", "Three"].enumerated().map { index, name in
             let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
@@ -30,6 +32,7 @@ final class GnomeShellTests: XCTestCase {
     }
 
     override func tearDown() {
+        card = nil
         shell = nil
         folder = nil
     }
@@ -40,14 +43,14 @@ final class GnomeShellTests: XCTestCase {
     }
 
     func testCardShowsTagsAndCoverAndItsButtonsDriveQuaverd() throws {
-        try shell.eval(MediaCard.openMenu)  // the shell loads the cover image once the card is on screen
+        try card.openMenu()  // the shell loads the cover image once the card is on screen
         let started = Date()
         var daemon: RunningDaemon? = try RunningDaemon(tracks.map(\.path), bus: shell.sessionBus)
-        let card = try waitForCard("the first track with its cover loaded") { $0.title == "Card One" && $0.coverLoaded }
+        let shown = try waitForCard("the first track with its cover loaded") { $0.title == "Card One" && $0.coverLoaded }
         print("quaverd start to a complete media card: \(Int(Date().timeIntervalSince(started) * 1000)) ms")
-        XCTAssertEqual(card.artist, Self.artist)
+        XCTAssertEqual(shown.artist, Self.artist)
         let art = try XCTUnwrap(daemon?.metadata["mpris:artUrl"]?.stringValue)
-        XCTAssertEqual(card.cover, art, "the shell shows the file quaverd advertises")
+        XCTAssertEqual(shown.cover, art, "the shell shows the file quaverd advertises")
         let artFile = try XCTUnwrap(URL(string: art))
         let artDirectory = try XCTUnwrap(daemon?.artDirectory.path)
         XCTAssertTrue(artFile.isFileURL && artFile.path.hasPrefix(artDirectory), "\(art) is in quaverd's cache")
@@ -55,24 +58,24 @@ final class GnomeShellTests: XCTestCase {
 
         try waitUntilCardTakesClicks()
         try saveScreenshotOfCard()
-        try shell.eval(MediaCard.recordChanges)
+        try card.recordStates()
 
-        try shell.click(MediaCard.button("_playPauseButton"))
+        try card.click(.playPause)
         try waitForStatus("Playing", daemon)
         _ = try waitForCard("the pause icon") { $0.playing }
-        try shell.click(MediaCard.button("_playPauseButton"))
+        try card.click(.playPause)
         try waitForStatus("Paused", daemon)
 
         let first = try XCTUnwrap(daemon?.currentTrack)
-        try shell.click(MediaCard.button("_nextButton"))
+        try card.click(.next)
         daemon?.waitUntil("the next track") { daemon?.currentTrack != first }
         _ = try waitForCard("the second title") { $0.title == "Card Two" && $0.coverLoaded }
-        try shell.click(MediaCard.button("_prevButton"))
+        try card.click(.previous)
         daemon?.waitUntil("the first track again") { daemon?.currentTrack == first }
         _ = try waitForCard("the first title") { $0.title == "Card One" }
         XCTAssertEqual(daemon?.status, "Paused", "Next and Previous keep Paused")
 
-        let seen = try JSONDecoder().decode([[String]].self, from: Data(try shell.eval(MediaCard.recordedChanges).utf8))
+        let seen = try card.recordedStates()
         XCTAssertFalse(seen.isEmpty)
         for state in seen {  // never the file name, "Unknown artist" or no cover while a track changes
             XCTAssertTrue(state.count == 3 && state[0].hasPrefix("Card ") && state[1] == Self.artist && !state[2].isEmpty,
@@ -81,7 +84,7 @@ final class GnomeShellTests: XCTestCase {
 
         daemon = nil  // SIGTERM: quaverd gives its name back
         try waitUntilCardIsGone()
-        XCTAssertEqual(try shell.eval(MediaCard.isListed), "false", "the shell forgot the player")
+        XCTAssertFalse(try card.isListed(), "the shell forgot the player")
     }
 
     /// GNOME lists a player only while CanPlay is true: stopped with a queue, quaverd keeps it true.
@@ -93,10 +96,10 @@ final class GnomeShellTests: XCTestCase {
         try daemon.call("Stop")
         try waitForStatus("Stopped", daemon)
         usleep(1_000_000)  // the shell has heard the Stop by now: PropertiesChanged takes about a millisecond
-        let card = try XCTUnwrap(try readCard(), "a stopped quaverd with a queue is still on the card")
-        XCTAssertEqual(card.title, "Card One")
-        XCTAssertFalse(card.playing)
-        XCTAssertEqual(try shell.eval(MediaCard.isListed), "true")
+        let shown = try XCTUnwrap(try card.read(), "a stopped quaverd with a queue is still on the card")
+        XCTAssertEqual(shown.title, "Card One")
+        XCTAssertFalse(shown.playing)
+        XCTAssertTrue(try card.isListed())
     }
 
     /// gsd-media-keys beside the shell: media keys pressed on a (virtual) keyboard reach quaverd through
@@ -118,23 +121,20 @@ final class GnomeShellTests: XCTestCase {
 
     // MARK: Helpers
 
-    private func readCard() throws -> MediaCard? {
-        try JSONDecoder().decode(MediaCard?.self, from: Data(try shell.eval(MediaCard.read).utf8))
-    }
-
     /// Waits until the card is there and satisfies `condition`.
     @discardableResult
-    private func waitForCard(_ what: String, timeout: Double = 15, _ condition: (MediaCard) -> Bool) throws -> MediaCard {
-        var card: MediaCard?
-        if eventually(timeout: timeout, { card = try? readCard(); return card.map(condition) ?? false }), let card {
-            return card
+    private func waitForCard(_ what: String, timeout: Double = 15,
+                             _ condition: (GnomeMediaCard.State) -> Bool) throws -> GnomeMediaCard.State {
+        var shown: GnomeMediaCard.State?
+        if eventually(timeout: timeout, { shown = try? card.read(); return shown.map(condition) ?? false }), let shown {
+            return shown
         }
-        throw TestHarnessError("timed out waiting for \(what); the card shows \(card.map { "\($0)" } ?? "nothing")")
+        throw TestHarnessError("timed out waiting for \(what); the card shows \(shown.map { "\($0)" } ?? "nothing")")
     }
 
     private func waitUntilCardIsGone() throws {
-        guard eventually(timeout: 15, { (try? shell.eval(MediaCard.read)) == "null" }) else {
-            throw TestHarnessError("the card is still there: \(String(describing: try? readCard()))")
+        guard eventually(timeout: 15, { (try? card.read()) == .some(nil) }) else {
+            throw TestHarnessError("the card is still there: \(String(describing: try? card.read()))")
         }
     }
 
@@ -145,7 +145,7 @@ final class GnomeShellTests: XCTestCase {
 
     /// Waits until the card's buttons are on screen in the open date menu, and take clicks.
     private func waitUntilCardTakesClicks() throws {
-        guard eventually(timeout: 10, { (try? shell.eval(MediaCard.onScreen)) == "true" }) else {
+        guard eventually(timeout: 10, { (try? card.isOnScreen()) == true }) else {
             throw TestHarnessError("the date menu did not show the media card")
         }
         usleep(500_000)  // the menu takes input once its opening has settled
@@ -157,63 +157,8 @@ final class GnomeShellTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("gnome-shell-media-card.png")
         try? FileManager.default.removeItem(at: file)
-        try shell.screenshot(of: MediaCard.card, to: file)
+        try card.screenshot(to: file)
         XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0, 100)
         print("GNOME Shell media card screenshot: \(file.path)")
     }
-}
-
-/// GNOME Shell 43's media card for quaverd, read through Eval. The card lives in private fields of the date
-/// menu (`_messageList._mediaSection`, whose `_players` are keyed by bus name and whose messages hold a
-/// `_player`), so these expressions name that version's internals.
-private struct MediaCard: Decodable, CustomStringConvertible {
-    let title: String
-    let artist: String
-    /// The URI of the file the card's icon was set from; nil when it shows the generic icon.
-    let cover: String?
-    /// Whether the shell has loaded that image (its texture holds an image, not nothing).
-    let coverLoaded: Bool
-    /// The play/pause button shows "pause": the shell believes the player plays.
-    let playing: Bool
-
-    static let section = "Main.panel.statusArea.dateMenu._messageList._mediaSection"
-    static let card = "\(section)._messages.find(message => message._player._busName === '\(ControlAPI.busName)')"
-    static let isListed = "\(section)._players.has('\(ControlAPI.busName)')"
-
-    static let openMenu = "Main.panel.statusArea.dateMenu.menu.open()"
-
-    static func button(_ field: String) -> String { "\(card).\(field)" }
-
-    static let read = """
-        (() => {
-            const card = \(card);
-            if (!card) return null;
-            const gicon = card._icon.gicon;
-            const texture = card._icon.get_children()[0];
-            const content = texture ? texture.get_content() : null;
-            return {
-                title: card.titleLabel.text, artist: card.bodyLabel.text,
-                cover: gicon && gicon.file ? gicon.file.get_uri() : null,
-                coverLoaded: !!gicon && !!gicon.file && content instanceof imports.gi.St.ImageContent,
-                playing: card._playPauseButton.child.icon_name === 'media-playback-pause-symbolic',
-            };
-        })()
-        """
-
-    static let onScreen = """
-        (() => { const card = \(card); return !!card && Main.panel.statusArea.dateMenu.menu.isOpen && card.mapped
-                 && card._playPauseButton.mapped; })()
-        """
-
-    /// Keeps every state the shell's player object takes from now on: title, artists, cover URL.
-    static let recordChanges = """
-        (() => {
-            global._quaverTestSeen = [];
-            \(card)._player.connect('changed', player => global._quaverTestSeen.push(
-                [player.trackTitle, player.trackArtists.join(', '), player.trackCoverUrl]));
-        })()
-        """
-    static let recordedChanges = "global._quaverTestSeen"
-
-    var description: String { "\(title) / \(artist) / \(cover ?? "no cover") loaded \(coverLoaded) playing \(playing)" }
 }
