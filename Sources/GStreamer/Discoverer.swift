@@ -137,10 +137,12 @@ private final class Worker: @unchecked Sendable {
     }
 }
 
-/// `gst_discoverer_new`; `timeout` bounds the reading of one file.
+/// `gst_discoverer_new`; `timeout` bounds the reading of one file. Its `timeout` property takes 1 s to
+/// 1 hour: outside that GLib warns and the discoverer keeps its 15 s default, so the value is clamped here.
 func makeGstDiscoverer(timeout: Duration) throws(GStreamerError) -> UnsafeMutablePointer<GstDiscoverer> {
+    let accepted = min(max(timeout, .seconds(1)), .seconds(3600))
     var error: UnsafeMutablePointer<GError>?
-    guard let made = gst_discoverer_new(GstClockTime(timeout.nanoseconds), &error) else {
+    guard let made = gst_discoverer_new(GstClockTime(accepted.nanoseconds), &error) else {
         throw error.map { GStreamerError(taking: $0, debug: nil) }
             ?? GStreamerError(domain: .other("discoverer"), code: 0, message: "cannot make a GstDiscoverer")
     }

@@ -29,7 +29,8 @@ public final class TagReader {
     ///   - timeout: how long one file read in the background may take before it is given up.
     ///   - readNowTimeout: the same for `readNow`, which holds the loop meanwhile. A local file takes
     ///     1–2 ms (quaver-bench tag-reading), a 50 MB cover ~60 ms; what takes longer is left to the engine.
-    public init(timeout: Duration = .seconds(5), readNowTimeout: Duration = .milliseconds(500),
+    ///     One second is the shortest GstDiscoverer takes.
+    public init(timeout: Duration = .seconds(5), readNowTimeout: Duration = .seconds(1),
                 capacity: Int = 100_000) throws {
         discoverer = try Discoverer(timeout: timeout)
         blockingDiscoverer = try BlockingDiscoverer(timeout: readNowTimeout)
