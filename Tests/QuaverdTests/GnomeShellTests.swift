@@ -8,7 +8,7 @@ import XCTest
 /// What GNOME Shell 43's media card (the date menu's media section) shows of the real quaverd, and what its
 /// buttons and the desktop's media keys (gsd-media-keys) make quaverd do. One shell serves the whole class.
 final class GnomeShellTests: XCTestCase {
-    private static var sharedShell: GnomeShell?
+    private static var sharedShell: Result<GnomeShell, Error>?
     private static let artist = "The Shell Testers"
     private var shell: GnomeShell!
     private var card: GnomeMediaCard!
@@ -19,9 +19,11 @@ final class GnomeShellTests: XCTestCase {
         guard GnomeShell.isInstalled else {
             throw XCTSkip("gnome-shell is not installed (scripts/deps test installs it)")
         }
-        if Self.sharedShell == nil { Self.sharedShell = try GnomeShell() }
-        shell = Self.sharedShell
+        // Started once for the class; a shell that failed to start fails every test at once.
+        if Self.sharedShell == nil { Self.sharedShell = Result { try GnomeShell() } }
+        shell = try Self.sharedShell?.get()
         card = GnomeMediaCard(busName: ControlAPI.busName, in: shell)
+        try waitUntilCardIsGone()  // the previous test's quaverd is gone from the desktop too
         folder = try TemporaryDirectory(prefix: "gnome-card")
         tracks = try ["One", "Two", "Three"].enumerated().map { index, name in
             let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
@@ -38,7 +40,7 @@ final class GnomeShellTests: XCTestCase {
     }
 
     override class func tearDown() {
-        sharedShell?.stop()
+        (try? sharedShell?.get())?.stop()
         sharedShell = nil
     }
 
