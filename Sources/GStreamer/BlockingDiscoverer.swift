@@ -4,9 +4,9 @@ import CGStreamer
 /// GstDiscoverer in its blocking mode (`gst_discoverer_discover_uri`): one file read on the calling
 /// thread, for the one file a caller must know before it goes on. A queue of files is `Discoverer`'s work.
 ///
-/// The blocking mode polls the discovery pipeline's bus itself (`gst_bus_timed_pop`) and never runs a
-/// GLib main context, so it is safe to call from inside the daemon's loop; it holds that loop for as long
-/// as the read takes, which the timeout bounds.
+/// The blocking mode polls the discovery pipeline's bus itself (`gst_bus_timed_pop`, half a second at a
+/// time) and never runs a GLib main context, so it is safe to call from inside the daemon's loop; it holds
+/// that loop for as long as the read takes: at most the timeout and one more poll.
 public final class BlockingDiscoverer {
     private let discoverer: UnsafeMutablePointer<GstDiscoverer>
 
