@@ -1,6 +1,4 @@
 import ControlAPI
-import DBus
-import EventLoop
 import Foundation
 import TestSupport
 import XCTest

@@ -51,8 +51,8 @@ public final class GnomeShell {
 
     deinit { stop() }
 
-    /// gsd-media-keys, kept until `stop`; `environment` adds to what it gets. Returns once it has asked the
-    /// shell to grab the media keys (`GrabAccelerators`), so a key pressed afterwards reaches it.
+    /// Starts gsd-media-keys, kept until `stop`. Returns once it has asked the shell to grab the media keys
+    /// (`GrabAccelerators`), so a key pressed afterwards reaches it.
     public func startMediaKeys(timeout: Double = 20) throws {
         guard mediaKeys == nil else { return }
         var environment = Self.environment(home: home.url, session: sessionBus, system: systemBus)
