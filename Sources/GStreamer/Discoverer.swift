@@ -76,11 +76,8 @@ private final class Worker: @unchecked Sendable {
     func run(timeout: Duration, started: (GStreamerError?) -> Void) {
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
-        var error: UnsafeMutablePointer<GError>?
-        guard let made = gst_discoverer_new(GstClockTime(timeout.nanoseconds), &error) else {
-            return started(error.map { GStreamerError(taking: $0, debug: nil) }
-                           ?? GStreamerError(domain: .other("discoverer"), code: 0, message: "cannot make a GstDiscoverer"))
-        }
+        let made: UnsafeMutablePointer<GstDiscoverer>
+        do { made = try makeGstDiscoverer(timeout: timeout) } catch { return started(error) }
         discoverer = made
         connectDiscovered(made)
         gst_discoverer_start(made)  // its pipelines now run from this thread's context
@@ -116,30 +113,7 @@ private final class Worker: @unchecked Sendable {
     }
 
     private func discovered(_ info: OpaquePointer?) {
-        guard let info, gst_discoverer_info_get_result(info) == GST_DISCOVERER_OK else { return finish(nil) }
-        finish(Self.read(info))
-    }
-
-    private static func read(_ info: OpaquePointer) -> DiscoveredMedia {
-        var container: TagList?
-        if let top = gst_discoverer_info_get_stream_info(info) {
-            container = copy(gst_discoverer_stream_info_get_tags(top))
-            g_object_unref(UnsafeMutableRawPointer(top))  // gst_discoverer_stream_info_unref is a macro
-        }
-        var audio: TagList?
-        if let streams = gst_discoverer_info_get_audio_streams(info) {
-            audio = copy(gst_discoverer_stream_info_get_tags(OpaquePointer(streams.pointee.data)))
-            gst_discoverer_stream_info_list_free(streams)
-        }
-        let nanoseconds = gst_discoverer_info_get_duration(info)
-        let known = nanoseconds != 0 && nanoseconds != UInt64.max  // GST_CLOCK_TIME_NONE
-        return DiscoveredMedia(containerTags: container, audioTags: audio,
-                               duration: known ? .nanoseconds(Int64(nanoseconds)) : nil)
-    }
-
-    private static func copy(_ list: UnsafePointer<GstTagList>?) -> TagList? {
-        guard let list, let copy = gst_tag_list_copy(list) else { return nil }
-        return TagList(owning: copy)
+        finish(info.flatMap(DiscoveredMedia.init(readable:)))
     }
 
     /// `discovered` (discoverer, info, error, user data), emitted on the discoverer thread. The worker
@@ -160,6 +134,44 @@ private final class Worker: @unchecked Sendable {
             Unmanaged<Invocation>.fromOpaque(data!).takeUnretainedValue().body()
             return 0  // G_SOURCE_REMOVE
         }, box, { data in Unmanaged<Invocation>.fromOpaque(data!).release() })
+    }
+}
+
+/// `gst_discoverer_new`; `timeout` bounds the reading of one file. Its `timeout` property takes 1 s to
+/// 1 hour: outside that GLib warns and the discoverer keeps its 15 s default, so the value is clamped here.
+func makeGstDiscoverer(timeout: Duration) throws(GStreamerError) -> UnsafeMutablePointer<GstDiscoverer> {
+    let accepted = min(max(timeout, .seconds(1)), .seconds(3600))
+    var error: UnsafeMutablePointer<GError>?
+    guard let made = gst_discoverer_new(GstClockTime(accepted.nanoseconds), &error) else {
+        throw error.map { GStreamerError(taking: $0, debug: nil) }
+            ?? GStreamerError(domain: .other("discoverer"), code: 0, message: "cannot make a GstDiscoverer")
+    }
+    return made
+}
+
+extension DiscoveredMedia {
+    /// What a finished discovery found, or nil when it did not succeed (`GST_DISCOVERER_OK`): a timeout,
+    /// a missing plugin, a file that is not media.
+    init?(readable info: OpaquePointer) {
+        guard gst_discoverer_info_get_result(info) == GST_DISCOVERER_OK else { return nil }
+        var container: TagList?
+        if let top = gst_discoverer_info_get_stream_info(info) {
+            container = Self.copy(gst_discoverer_stream_info_get_tags(top))
+            g_object_unref(UnsafeMutableRawPointer(top))  // gst_discoverer_stream_info_unref is a macro
+        }
+        var audio: TagList?
+        if let streams = gst_discoverer_info_get_audio_streams(info) {
+            audio = Self.copy(gst_discoverer_stream_info_get_tags(OpaquePointer(streams.pointee.data)))
+            gst_discoverer_stream_info_list_free(streams)
+        }
+        let nanoseconds = gst_discoverer_info_get_duration(info)
+        let known = nanoseconds != 0 && nanoseconds != UInt64.max  // GST_CLOCK_TIME_NONE
+        self.init(containerTags: container, audioTags: audio, duration: known ? .nanoseconds(Int64(nanoseconds)) : nil)
+    }
+
+    private static func copy(_ list: UnsafePointer<GstTagList>?) -> TagList? {
+        guard let list, let copy = gst_tag_list_copy(list) else { return nil }
+        return TagList(owning: copy)
     }
 }
 

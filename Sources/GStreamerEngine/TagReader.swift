@@ -6,6 +6,8 @@
 //
 // The discoverer works on a thread of its own (see Discoverer): the loop only keeps the list of files
 // and receives each result, so a queue of 100 000 files being read never holds a D-Bus caller.
+// `readNow` is the exception: one file the loop waits for, briefly, before its track is announced
+// (PromptReader).
 import EventLoop
 import GStreamer
 import PlayerCore
@@ -20,15 +22,33 @@ public final class TagReader {
     public let capacity: Int
 
     private let discoverer: Discoverer
+    private let promptReader: PromptReader
     private var waiting: [EngineItem] = []
     /// Index of the next item in `waiting`: popping from the front of a 20 000-item array must not shift it.
     private var head = 0
     private var inFlight: EngineItem?
 
-    /// - Parameter timeout: how long one file may take before it is given up.
-    public init(timeout: Duration = .seconds(5), capacity: Int = 100_000) throws {
+    /// How long `readNow` holds the loop at most.
+    public let readNowWait: Duration
+
+    /// - Parameters:
+    ///   - timeout: how long one file may take before it is given up.
+    ///   - readNowWait: how long `readNow` may hold its caller. A local file takes 1–2 ms (quaver-bench
+    ///     tag-reading); a D-Bus caller should never wait more than 50 ms.
+    public init(timeout: Duration = .seconds(5), readNowWait: Duration = .milliseconds(40),
+                capacity: Int = 100_000) throws {
         discoverer = try Discoverer(timeout: timeout)
+        promptReader = PromptReader(timeout: timeout)
+        self.readNowWait = readNowWait
         self.capacity = capacity
+    }
+
+    /// Reads one file, cover included, waiting at most `readNowWait`: for a track about to be announced as
+    /// current, whose tags clients should get in the same signal. Nil when it is not read in time; its
+    /// tags then reach `onRead` when they come.
+    public func readNow(_ item: EngineItem) -> (tags: TrackTags, duration: Duration?)? {
+        promptReader.read(item.uri, within: readNowWait, convert: { Self.tags($0, includingImage: true) },
+                          late: { [weak self] read in EventLoop.main.post { self?.onRead?(item.id, read.tags, read.duration) } })
     }
 
     /// Files waiting or being read.
@@ -57,7 +77,7 @@ public final class TagReader {
         inFlight = item
         // The result is turned into TrackTags on the discoverer thread; the loop only hands it on.
         discoverer.discover(item.uri) { [weak self] media in
-            let read = media.map(Self.tags)
+            let read = media.map { Self.tags($0, includingImage: false) }
             EventLoop.main.post { self?.discovered(item, read) }
         }
     }
@@ -79,11 +99,13 @@ public final class TagReader {
         if inFlight == nil { onIdle?() }
     }
 
-    /// The container's tags, then the first audio stream's; the cover image is left out, not even copied
-    /// (it would be kept for every queued track: the engine reads it when the track plays).
-    private static func tags(_ media: DiscoveredMedia) -> (TrackTags, Duration?) {
+    /// The container's tags, then the first audio stream's. Files read in the background leave the cover
+    /// out, not even copied: it would be kept for every queued track (the engine reads it when one plays).
+    private static func tags(_ media: DiscoveredMedia, includingImage: Bool) -> (TrackTags, Duration?) {
         var tags = TrackTags()
-        for list in [media.containerTags, media.audioTags].compactMap({ $0 }) { tags.merge(list, includingImage: false) }
+        for list in [media.containerTags, media.audioTags].compactMap({ $0 }) {
+            tags.merge(list, includingImage: includingImage)
+        }
         return (tags, media.duration)
     }
 }

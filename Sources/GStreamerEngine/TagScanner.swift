@@ -2,7 +2,9 @@ import EventLoop
 import PlayerCore
 
 /// Reads the tags of newly queued local files in the background (TagReader) and hands them to the
-/// player, so clients see titles and lengths for the whole queue, not only for tracks already played.
+/// player, so clients see titles and lengths for the whole queue, not only for tracks already played;
+/// and reads a local file at once, cover included, when its track becomes current
+/// (`Player.readTagsAtOnce`), so the signal announcing it is complete.
 ///
 /// A queue of 100 000 tracks is not handed to the reader at once: this keeps only the ids still to look
 /// at, and gives the reader `batchSize` files whenever it runs dry. Looking for them stops after
@@ -24,6 +26,7 @@ public final class TagScanner: PlayerObserver {
         self.reader = reader
         reader.onRead = { [weak player] id, tags, length in player?.updateTags(id, tags, duration: length) }
         reader.onIdle = { [weak self] in self?.refill() }
+        player.readTagsAtOnce = { [weak reader] item in Self.isLocal(item.uri) ? reader?.readNow(item) : nil }
         player.addObserver(self)
     }
 
@@ -59,7 +62,7 @@ public final class TagScanner: PlayerObserver {
         var found: [EngineItem] = []
         let stop = min(unseen.count, head + Self.lookSize)
         while head < stop, found.count < Self.batchSize {
-            if let track = player.track(unseen[head]), track.uri.hasPrefix("file:"), track.tags.title == nil,
+            if let track = player.track(unseen[head]), Self.isLocal(track.uri), track.tags.title == nil,
                track.duration == nil {
                 found.append(EngineItem(id: track.id, uri: track.uri))
             }
@@ -72,4 +75,8 @@ public final class TagScanner: PlayerObserver {
         if found.isEmpty { return postRefill() }
         reader.enqueue(found)
     }
+
+    /// Only local files are read before they play. Remote ones are left to the engine: reading them would
+    /// open a connection per queued stream, and a slow server would hold the loop in `readNow`.
+    private static func isLocal(_ uri: String) -> Bool { uri.hasPrefix("file:") }
 }

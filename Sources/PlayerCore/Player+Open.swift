@@ -32,6 +32,7 @@ extension Player {
         openedOver = nil
         _ = queue.remove(id)
         order.didRemove(id, queue: queue.ids)
+        readAtOnce.remove(id)
         note(.trackRemoved(id))
         order.jump(to: over.track, from: id)
         currentTrackID = over.track

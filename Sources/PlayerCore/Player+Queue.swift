@@ -42,6 +42,7 @@ extension Player {
             _ = queue.remove(id)
             order.didRemove(id, queue: queue.ids)
             failedInARow.remove(id)
+            readAtOnce.remove(id)
             note(.trackRemoved(id))
             guard id == currentTrackID else { return }
             if let successor, successor != id {
@@ -133,20 +134,25 @@ extension Player {
         order.reset(queue: ids, current: chosen, shuffled: shuffled ?? isShuffled)
         currentTrackID = chosen ?? order.first
         failedInARow = []
+        readAtOnce = []
         if ids.isEmpty { status = .stopped }
         note(.queueReplaced)
         return ids
     }
 
-    /// Tags read before the track plays (a background reader); fields it knows replace the old ones.
-    /// `duration`, when the reader measured one, fills in a length not yet known: the engine's own
-    /// report for a playing track is kept, since it comes from the stream being heard.
+    /// Tags a background reader found in the file before it plays (`addTags` says what they replace).
     public func updateTags(_ id: TrackID, _ tags: TrackTags, duration: Duration? = nil) {
         changing {
-            updateTrack(id) { track in
-                track.tags = track.tags.merging(tags)
-                if track.duration == nil, let duration { track.duration = duration }
-            }
+            addTags(tags, duration: duration, to: id)
+        }
+    }
+
+    /// Tags read from the file itself: fields it knows replace the old ones; a length only fills in one not
+    /// yet known (the engine's report for a playing track comes from the stream being heard).
+    func addTags(_ tags: TrackTags, duration: Duration?, to id: TrackID) {
+        updateTrack(id) { track in
+            track.tags = track.tags.merging(tags)
+            if track.duration == nil, let duration { track.duration = duration }
         }
     }
 

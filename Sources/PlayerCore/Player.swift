@@ -55,6 +55,14 @@ public final class Player {
     public var soundServerRequestPolicy: ((Bool) -> Void)?
     /// Set by `open` until the opened track plays or anything else is asked for.
     var openedOver: OpenedOver?
+    /// Reads a track's own tags, cover and length included, at once, on the loop thread: asked when a
+    /// track becomes current, before observers hear of it, so that the first word clients get of a new
+    /// current track is complete (GNOME Shell shows "Unknown artist" and the file name until more comes).
+    /// `nil` from it leaves the track as it is (a remote stream, a file that cannot be read quickly); the
+    /// engine's tags follow once it plays. Set by the daemon's tag scanner; unset, nothing is read.
+    public var readTagsAtOnce: ((EngineItem) -> (tags: TrackTags, duration: Duration?)?)?
+    /// Tracks `readTagsAtOnce` was asked about: once per queue entry is enough.
+    var readAtOnce: Set<TrackID> = []
 
     // What the engine holds, as far as the core knows.
     /// The item last loaded, or switched to gaplessly; `nil` when the engine is stopped.
@@ -158,6 +166,7 @@ public final class Player {
         if outermost { batchStart = snapshot }
         body()
         guard outermost, let before = batchStart else { return }
+        if currentTrackID != before.current { completeCurrentTrack() }
         syncPreparedNext()
         batchStart = nil
         appendDifferences(from: before)
@@ -167,6 +176,14 @@ public final class Player {
     }
 
     func note(_ change: PlayerChange) { pending.append(change) }
+
+    /// Fills in the new current track's tags with `readTagsAtOnce`, within the batch that made it current,
+    /// so its metadata and the change of track reach observers together.
+    private func completeCurrentTrack() {
+        guard let read = readTagsAtOnce, let track = currentTrack, readAtOnce.insert(track.id).inserted,
+              let (tags, duration) = read(track.engineItem) else { return }
+        addTags(tags, duration: duration, to: track.id)
+    }
 
     private func appendDifferences(from before: Snapshot) {
         let after = snapshot

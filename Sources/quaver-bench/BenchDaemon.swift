@@ -38,17 +38,10 @@ final class BenchQuaverd {
 
     init(on bus: BenchBus, output: String, home: URL, arguments: [String] = []) throws {
         self.bus = bus
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.appendingPathComponent(folder).path
-        }
-        let binary = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent("quaverd").path
         let start = EventLoop.monotonicMicroseconds
         spawnedAt = start
-        process = try BenchProcess(binary, ["--bus-address", bus.address, "--output", output] + arguments,
-                                   environment: environment)
+        process = try BenchProcess(Self.binary, ["--bus-address", bus.address, "--output", output] + arguments,
+                                   environment: Self.environment(home: home))
         // Polled every 0.2 ms: the poll's own bus traffic is small next to the daemon's start.
         while !(try bus.nameHasOwner(ControlAPI.busName)) {
             guard EventLoop.monotonicMicroseconds - start < 20_000_000 else {
@@ -57,6 +50,22 @@ final class BenchQuaverd {
             usleep(200)
         }
         startMicroseconds = EventLoop.monotonicMicroseconds - start
+    }
+
+    /// quaverd from the same build, next to this binary.
+    static var binary: String {
+        URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+            .deletingLastPathComponent().appendingPathComponent("quaverd").path
+    }
+
+    /// Our environment with HOME and the XDG folders quaverd reads and writes in `home`.
+    static func environment(home: URL) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
+            environment[key] = home.appendingPathComponent(folder).path
+        }
+        return environment
     }
 
     var pid: pid_t { process.pid }

@@ -32,6 +32,7 @@ struct QuaverBench: ParsableCommand {
             QueueScaleProbe.self,
             TagReading.self,
             TagReadingProbe.self,
+            GnomeCard.self,
             BenchReport.self,
         ])
 }

@@ -12,7 +12,7 @@ final class TagReaderTests: XCTestCase {
 
     override func setUpWithError() throws {
         fixtures = try Fixtures.shared()
-        reader = try TagReader()
+        reader = try TagReader(readNowWait: .seconds(5))  // the content, not the timing, is tested here
         reader.onRead = { [unowned self] in read.append(($0, $1, $2)) }
     }
 
@@ -46,5 +46,52 @@ final class TagReaderTests: XCTestCase {
         small.onRead = { id, _, _ in reported.append(id) }
         XCTAssertTrue(EventLoop.main.run(until: { small.pendingCount == 0 }, timeout: 10))
         XCTAssertEqual(reported, [TrackID(1)])
+    }
+
+    /// `readNow` answers on the spot, cover included, and finds nothing in what is not audio.
+    func testReadNowIncludesTheCoverAndRefusesBadFiles() throws {
+        for file in [fixtures.flac, fixtures.mp3] {
+            let read = try XCTUnwrap(reader.readNow(item(1, file)), file.lastPathComponent)
+            XCTAssertEqual(read.tags.title, Fixtures.title)
+            XCTAssertEqual(read.tags.artists, [Fixtures.artist])
+            XCTAssertEqual(read.tags.album, Fixtures.album)
+            XCTAssertEqual(read.tags.coverImage?.data, fixtures.coverBytes, file.lastPathComponent)
+            XCTAssertEqual(Double((read.duration ?? .zero) / .milliseconds(1)) / 1000, Double(Fixtures.toneSeconds),
+                           accuracy: 0.1)
+        }
+        for file in fixtures.badFiles {  // an image is media to GstDiscoverer: read, with nothing in it
+            let read = reader.readNow(item(2, file))
+            XCTAssertTrue(read == nil || (read?.tags == TrackTags() && read?.duration == nil), file.lastPathComponent)
+        }
+        XCTAssertNotNil(reader.readNow(item(3, fixtures.vorbis)), "still reads after failures")
+    }
+
+    /// A file that never finishes reading (a FIFO: GstDiscoverer stays stuck in it even after its writer
+    /// has gone, measured) holds `readNow`'s caller for the wait only, and later callers not at all: they
+    /// get nil at once and their tracks are read in the background.
+    func testReadNowNeverHoldsItsCallerLongerThanTheWait() throws {
+        let quick = try TagReader(readNowWait: .milliseconds(40))
+        let folder = try TemporaryDirectory(prefix: "tag-reader-fifo")
+        let fifo = folder.url.appendingPathComponent("never written.flac")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        let stuckFor = measure { XCTAssertNil(quick.readNow(self.item(1, fifo))) }
+        XCTAssertLessThan(stuckFor, 2, "readNow waited for a read that never ends")
+        let busyFor = measure { XCTAssertNil(quick.readNow(self.item(2, self.fixtures.flac)), "one read at a time") }
+        XCTAssertLessThan(busyFor, 2)
+        // The stuck thread's open(2) returns once a writer comes and goes; whatever it does next, it holds
+        // no caller.
+        let writer = open(fifo.path, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(writer, 0)
+        close(writer)
+    }
+
+    /// Seconds `body` took, run on another thread so that a body that never returns fails the test
+    /// instead of hanging it.
+    private func measure(_ body: @escaping () -> Void) -> Double {
+        let done = DispatchSemaphore(value: 0)
+        let start = DispatchTime.now()
+        Thread.detachNewThread { body(); done.signal() }
+        guard done.wait(timeout: .now() + 5) == .success else { return .infinity }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 }

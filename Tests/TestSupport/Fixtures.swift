@@ -108,6 +108,17 @@ public final class Fixtures {
                                                              "-b", "16"] + arguments.dropFirst())
     }
 
+    /// A FLAC tone of `seconds` tagged with `title`, `artist` and `album`, embedding the fixtures' cover
+    /// (`cover`, the PNG whose bytes `coverBytes` gives): a file named unlike its title, so a client showing
+    /// the file name instead of the tags is caught.
+    public func taggedFLAC(at url: URL, title: String, artist: String, album: String, seconds: Double) throws {
+        let wav = url.deletingPathExtension().appendingPathExtension("source.wav")
+        try sox(["-n", wav.path, "synth", "\(seconds)", "sine", "440", "vol", "0.3"])
+        try Self.run("flac", ["-s", "-f", "--picture=\(cover.path)", "-T", "TITLE=\(title)", "-T", "ARTIST=\(artist)",
+                              "-T", "ALBUM=\(album)", "-o", url.path, wav.path])
+        try FileManager.default.removeItem(at: wav)
+    }
+
     /// Runs a generator tool; a missing tool or a failure names itself and what `scripts/deps` installs.
     public static func run(_ tool: String, _ arguments: [String]) throws {
         let result = try ChildProcess.run(tool, arguments, timeout: 60)
