@@ -12,6 +12,11 @@ import GStreamer
 /// `rglimiter` is left out: it converts every sample to float, which would end bit-exactness. A track without
 /// tags plays at 0 dB, where `rgvolume` passes samples through untouched (bit-exact, measured). With
 /// ReplayGain off nothing is added.
+///
+/// "auto" chooses per track: the album's gain when the track before or after it in play order is from
+/// the same album (the core says so in `EngineItem.sharesAlbumWithNeighbour`), the track's own otherwise.
+/// `rgvolume`'s `album-mode` is switched when the track's STREAM_START reaches the filter, before any of
+/// its samples (GStreamerEngine), and again if the core learns more while it plays (`update`).
 public struct ReplayGain: Equatable, Sendable {
     public enum Mode: String, CaseIterable, Sendable {
         /// No elements added: the pipeline of a build without ReplayGain.
@@ -20,6 +25,8 @@ public struct ReplayGain: Equatable, Sendable {
         case track
         /// The album's gain (tracks keep their loudness relative to each other); the track's if untagged.
         case album
+        /// The album's gain within a run of one album's tracks, the track's own for a track alone.
+        case auto
     }
 
     public var mode: Mode
@@ -31,10 +38,13 @@ public struct ReplayGain: Equatable, Sendable {
         self.preAmp = preAmp
     }
 
+    /// The name of the `rgvolume` inside the filter, for `album-mode` in "auto".
+    static let volumeElementName = "replaygain"
+
     /// `rgvolume` as a `gst-launch` fragment. Numbers are written with a dot whatever the locale (Swift's
     /// description). fallback-gain 0: untagged tracks as they are.
     var volumeElement: String {
-        "rgvolume album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
+        "rgvolume name=\(Self.volumeElementName) album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
     }
 
     /// playbin's audio-filter: `scaletempo` alone when off, otherwise a bin of the ReplayGain elements and
@@ -43,5 +53,23 @@ public struct ReplayGain: Equatable, Sendable {
     func audioFilter(withScaletempo scaletempo: Element?) throws -> Element? {
         guard mode != .off else { return scaletempo }
         return try Element.parseBin(volumeElement + (scaletempo == nil ? "" : " ! scaletempo"))
+    }
+}
+
+/// The `rgvolume` playing now, shared with the streaming thread that switches its `album-mode` at each
+/// new stream in "auto". Replaced with the filter at every NULL (FilterSlot), when nothing streams.
+final class AlbumModeSwitch: @unchecked Sendable {
+    private let volume = LockedValue<Element?>(nil)
+
+    /// The filter's `rgvolume` from now on.
+    func use(_ filter: Element?) {
+        let found = filter?.child(named: ReplayGain.volumeElementName)
+        volume.withLock { $0 = found }
+    }
+
+    /// Album gain or the track's; any thread. rgvolume recomputes its gain on every property change.
+    func set(albumGain: Bool) {
+        guard let element = volume.withLock({ $0 }) else { return }
+        element.set("album-mode", albumGain ? "true" : "false")
     }
 }

@@ -37,6 +37,10 @@ public final class Player {
     public var joinsTracksGaplessly = true {
         didSet { syncPreparedNext() }
     }
+    /// Whether engine items say if a neighbour in play order is from the same album
+    /// (`EngineItem.sharesAlbumWithNeighbour`, for ReplayGain "auto"); when false they never do, so tags
+    /// arriving for the queue never send the engine an item again.
+    public var marksAlbumNeighbours = false
     /// Network buffer fill of the loaded item; 100 when not buffering.
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.
@@ -61,6 +65,8 @@ public final class Player {
     var loaded: TrackID?
     /// What the engine was last told with `prepareNext`; `nil` when unknown (it must be told again).
     var enginePrepared: EngineItem??
+    /// What the engine was last told of the loaded item's `sharesAlbumWithNeighbour`.
+    var loadedSharesAlbum = false
     /// Items given to `prepareNext` since the last load: a `trackStarted` naming one is a gapless switch.
     var preparedSinceLoad: Set<TrackID> = []
     /// The next `trackStarted` of the loaded item restarts the same track (loop): clients get Seeked(0).
@@ -148,6 +154,7 @@ public final class Player {
         if outermost { batchStart = snapshot }
         body()
         guard outermost, let before = batchStart else { return }
+        syncLoadedItem()
         syncPreparedNext()
         batchStart = nil
         appendDifferences(from: before)
