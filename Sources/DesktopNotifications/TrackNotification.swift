@@ -17,23 +17,7 @@ public struct TrackNotification: Equatable, Sendable {
         summary = PublicText.from(track.title)
         let artist = track.tags.artists.isEmpty ? track.tags.albumArtists : track.tags.artists
         let parts = [artist.prefix(PublicText.maximumListCount).joined(separator: ", "), track.tags.album ?? ""]
-        body = Self.escapingMarkup(PublicText.from(parts.filter { !$0.isEmpty }.joined(separator: " — ")))
+        body = PublicText.escapingMarkup(PublicText.from(parts.filter { !$0.isEmpty }.joined(separator: " — ")))
         imageURL = artURL.map { PublicText.from($0, limit: PublicText.maximumURLUTF8Count) }
-    }
-
-    /// `&`, `<` and `>` as the entities the spec's markup reads (`&` first, so no entity is escaped twice).
-    static func escapingMarkup(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
-        else { return text }
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
     }
 }

@@ -32,9 +32,9 @@ final class TrackNotificationTests: XCTestCase {
     }
 
     func testTheBodysMarkupIsEscapedAndTheSummaryIsPlainText() {
-        let hostile = track(title: "<b>Loud</b> & clear", artists: ["Tom & Jerry <img src=x>"], album: "&amp; <i>")
+        let hostile = track(title: "<b>Loud</b> & clear", artists: ["Tom & Jerry <img src=\"x\">"], album: "&amp; <i>")
         let shown = TrackNotification(track: hostile, artURL: nil)
-        XCTAssertEqual(shown.body, "Tom &amp; Jerry &lt;img src=x&gt; — &amp;amp; &lt;i&gt;")
+        XCTAssertEqual(shown.body, "Tom &amp; Jerry &lt;img src=&quot;x&quot;&gt; — &amp;amp; &lt;i&gt;")
         XCTAssertEqual(shown.summary, "<b>Loud</b> & clear", "the spec's summary is plain text: shown as it is")
     }
 

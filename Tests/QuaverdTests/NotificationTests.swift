@@ -44,7 +44,7 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(calls.count, 2, "\(calls)\n\(daemon.process.standardError)")
         guard calls.count == 2 else { return }
         XCTAssertEqual(calls.map { $0["summary"] as? String }, ["First <i>", "Second <i>"], "the summary is plain text")
-        XCTAssertEqual(calls[0]["body"] as? String, "Tom &amp; Jerry &lt;b&gt; — &lt;a href=\"x\"&gt;Hits&lt;/a&gt;")
+        XCTAssertEqual(calls[0]["body"] as? String, "Tom &amp; Jerry &lt;b&gt; — &lt;a href=&quot;x&quot;&gt;Hits&lt;/a&gt;")
         XCTAssertEqual(calls[0]["replaces"] as? Int, 0)
         XCTAssertEqual(calls[1]["replaces"] as? Int, calls[0]["id"] as? Int)
         XCTAssertEqual(calls[0]["app"] as? String, "Quaver")
