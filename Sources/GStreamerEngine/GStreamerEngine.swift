@@ -70,6 +70,8 @@ public final class GStreamerEngine: AudioEngine {
     /// ReplayGain "auto": the `rgvolume` whose album mode follows each item, and the probe that switches it.
     private var albumMode: AlbumModeSwitch?
     private var albumModeProbe: StreamStartProbe?
+    /// Makes each stream's ReplayGain tags whole for `rgvolume` (ReplayGainTags), when ReplayGain is on.
+    private var replayGainTagsProbe: StreamTagsProbe?
     /// scaletempo (keeps the pitch at rates ≠ 1) and the ReplayGain elements, when there are any.
     private var audioFilter: FilterSlot?
     var lastPosition: Duration?
@@ -120,6 +122,12 @@ public final class GStreamerEngine: AudioEngine {
         let wantedRate = wantedRate
         rateProbe = SegmentRateProbe(element: audioFilter?.bin ?? output) { wantedRate.withLock { $0 } }
         let handover = handover
+        if replayGain.mode != .off, let audioFilter {
+            let tags = LockedValue(ReplayGainTags())
+            replayGainTagsProbe = StreamTagsProbe(element: audioFilter.bin, names: ReplayGainTags.names,
+                streamStarted: { tags.withLock { $0.reset() }; return ReplayGainTags.neutral },
+                tagsArrived: { found in tags.withLock { $0.adding(found) } })
+        }
         if let albumMode, let audioFilter {
             self.albumMode = albumMode
             // The item whose stream starts is the oldest handed to playbin: the loop takes it off the list

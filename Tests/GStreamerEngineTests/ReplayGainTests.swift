@@ -6,7 +6,8 @@ import XCTest
 
 /// ReplayGain through the real engine into a WAV file: the recorded level changes by the tagged gain
 /// (track or album), plus the pre-amp, never past full scale (rgvolume's peak clamp); untagged tracks and `off` stay bit-exact;
-/// after a gapless switch the next track gets its own gain; "auto" takes the album gain for an item that
+/// after a gapless switch the next track gets its own gain, an untagged one none (bit-exact) and one with
+/// a track gain only that gain even in album mode; "auto" takes the album gain for an item that
 /// shares its album with a neighbour and the track gain for one alone, switching at the gapless joint.
 final class ReplayGainTests: XCTestCase {
     static var folder: TemporaryDirectory!
@@ -18,6 +19,8 @@ final class ReplayGainTests: XCTestCase {
     static var loud: URL!
     /// The same tone tagged 0 dB without a peak: a positive pre-amp would push it past full scale.
     static var loudWithoutPeak: URL!
+    /// The quiet tone with a track gain of −3.00 dB and nothing else.
+    static var trackGainOnly: URL!
 
     override class func setUp() {
         do {
@@ -32,6 +35,9 @@ final class ReplayGainTests: XCTestCase {
             tagged = path("tagged.flac")
             loud = path("loud.flac")
             loudWithoutPeak = path("loud-no-peak.flac")
+            trackGainOnly = path("track-gain-only.flac")
+            try FileManager.default.copyItem(at: plain, to: trackGainOnly)
+            try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-3.00 dB", trackGainOnly.path])
             try FileManager.default.copyItem(at: plain, to: tagged)
             try FileManager.default.copyItem(at: loud, to: loudWithoutPeak)
             try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=+0.00 dB", loudWithoutPeak.path])
@@ -157,10 +163,27 @@ final class ReplayGainTests: XCTestCase {
         engine.load(item, at: .zero, playing: true)
         recorder.wait(for: .trackStarted(TrackID(1)))
         engine.update(EngineItem(id: item.id, uri: item.uri, sharesAlbumWithNeighbour: true))
-        recorder.wait(for: .endOfStream(TrackID(1)))
+        recorder.wait(for: .endOfStream(TrackID(1)), timeout: 30)  // 5 s in real time, on a busy machine too
         engine.stop()
         let samples = try wavSamples(written)
         // Loaded as a lone track (−6 dB): the album gain at the end can only come from the update.
         XCTAssertEqual(level(samples[(samples.count - 88_200)...]) - reference, -10, accuracy: 0.05, "the last second")
+    }
+
+    /// rgvolume alone kept the tagged track's −6 dB for the untagged one after it (no EOS at a gapless switch).
+    func testAnUntaggedTrackAfterATaggedOneGaplesslyStaysBitExact() throws {
+        let source = try wavSamples(Self.folder.url.appendingPathComponent("quiet.wav"))
+        let samples = try record([Self.tagged, Self.plain], ReplayGain(mode: .track))
+        XCTAssertEqual(samples.count, 2 * source.count, accuracy: 2 * 1024)
+        XCTAssertEqual(Array(samples[source.count...]), source)
+    }
+
+    /// rgvolume alone kept the first track's album gain (−10 dB) for the second, which has a track gain only.
+    func testATrackGainAloneAfterAnAlbumGainIsThatTracksGainInAlbumMode() throws {
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        let samples = try record([Self.tagged, Self.trackGainOnly], ReplayGain(mode: .album))
+        let frames = 2 * 44_100 * 2
+        XCTAssertEqual(level(samples[..<frames]) - reference, -10, accuracy: 0.05)
+        XCTAssertEqual(level(samples[frames...]) - reference, -3, accuracy: 0.05)
     }
 }
