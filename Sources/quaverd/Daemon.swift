@@ -54,9 +54,11 @@ final class Daemon {
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
             let scanner = makeTagScanner(player)
+            let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
+            // Before the restore, so that a session resumed playing is announced too.
+            let notifier = makeNotifier(player, connection, artwork)
             recorder = makeRecorder(player)
             if settings.playback.resumeOnStart { recorder?.restore(resumePaused: settings.playback.resumePaused) }
-            let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
                 artwork: artwork,
@@ -65,7 +67,6 @@ final class Daemon {
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let quaver = QuaverInterface(mpris: service, version: quaverVersion)
             connection.export(service.exportedObject(adding: [quaver.description]))
-            let notifier = makeNotifier(player, connection, artwork)
             enqueue(options.items, into: player)
             let signals = [SIGTERM, SIGINT].map { signal in
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }

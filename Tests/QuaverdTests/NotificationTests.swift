@@ -68,4 +68,25 @@ final class NotificationTests: XCTestCase {
         let said = daemon.process.standardError.components(separatedBy: "no track notification shown").count - 1
         XCTAssertEqual(said, 1, daemon.process.standardError)
     }
+
+    /// A session saved while playing and resumed playing (`resume-paused = false`) announces its track.
+    func testATrackResumedAtStartIsAnnounced() throws {
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        try Settings.write("[notifications]\nenabled = true\n[playback]\nresume-paused = false\n", home: home)
+        let bus = try PrivateBus()
+        let first = try RunningDaemon([try Media.longTone().path], bus: bus, home: home,
+                                      options: ["--output", "fakesink sync=true", "--play"])
+        first.waitUntil("playing", { first.status == "Playing" })
+        first.process.send(SIGTERM)
+        XCTAssertEqual(first.process.waitForExit(timeout: 10), 0, first.process.standardError)
+        let server = try ChildProcess("/usr/bin/python3", ["-c", FakeNotificationServer.script],
+                                      environment: bus.environment, logDirectory: home.url)
+        defer { server.stop() }
+        XCTAssertTrue(eventually(timeout: 20) { server.standardOutput.contains("ready") }, server.standardError)
+        let second = try RunningDaemon(bus: bus, home: home)
+        second.waitUntil("playing again", { second.status == "Playing" })
+        XCTAssertTrue(eventually(timeout: 5) { FakeNotificationServer.calls(in: server.standardOutput).count == 1 },
+                      server.standardOutput)
+        XCTAssertEqual(FakeNotificationServer.calls(in: server.standardOutput).first?["summary"] as? String, "long tone")
+    }
 }
