@@ -10,7 +10,7 @@ import PackageDescription
 //   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
-//   adapters    MPRIS
+//   adapters    MPRIS, DesktopEvents, DesktopNotifications, Session (and the file adapters below)
 //   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints)
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
-        .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop"], swiftSettings: v5),
+        .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop", "PublicText"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "RemoteMedia", dependencies: ["CCurl", "PublicText"], swiftSettings: v5),
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
@@ -80,10 +80,14 @@ let package = Package(
                 dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
+        // Track-change notifications on the desktop (org.freedesktop.Notifications).
+        .target(name: "DesktopNotifications",
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
 
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
-                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "Session",
+                                         "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
                                          "QuaverVersion", "DaemonLog",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
@@ -127,6 +131,10 @@ let package = Package(
                     swiftSettings: v5),
         .testTarget(name: "ConfigurationTests", dependencies: ["Configuration", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PulseAudioTests", dependencies: ["PulseAudio", "EventLoop", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "DesktopNotificationsTests",
+                    dependencies: ["DesktopNotifications", "PlayerCore", "DBus", "EventLoop", "TestSupport",
+                                   .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: v5),
         .testTarget(name: "DesktopEventsTests",
                     dependencies: ["DesktopEvents", "PulseAudio", "GStreamerEngine", "PlayerCore", "DBus", "EventLoop", "TestSupport",
                                    .product(name: "Logging", package: "swift-log")],

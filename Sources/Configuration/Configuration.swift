@@ -7,6 +7,7 @@ public struct Configuration: Equatable, Sendable {
     public var playback = Playback()
     public var interruptions = Interruptions()
     public var network = Network()
+    public var notifications = Notifications()
     public var log = Log()
 
     public init() {}
@@ -69,6 +70,14 @@ public struct Configuration: Equatable, Sendable {
         public var proxy = ""
     }
 
+    /// `[notifications]`: a desktop notification when another track starts.
+    public struct Notifications: Equatable, Sendable {
+        /// `enabled`: show the title, artist, album and cover of each new track.
+        public var enabled = false
+        /// `timeout-seconds`: how long each notification stays, 0…3600; 0 lets the notification server decide.
+        public var timeoutSeconds = 0.0
+    }
+
     /// `[log]`
     public struct Log: Equatable, Sendable {
         /// `level`: the least severe messages written.
@@ -76,9 +85,10 @@ public struct Configuration: Equatable, Sendable {
     }
 }
 
-/// `[playback] replaygain`: off, each track's own gain, or the album's gain (the track's when untagged).
+/// `[playback] replaygain`: off, each track's own gain, the album's gain (the track's when untagged), or
+/// auto: the album's gain for a track whose neighbour in play order is from the same album, else the track's.
 public enum ReplayGainMode: String, CaseIterable, Sendable {
-    case off, track, album
+    case off, track, album, auto
 }
 
 /// Log levels, named as swift-log names them.

@@ -32,6 +32,8 @@ struct Setting {
         integer("network", "retries", \.network.retries, 0...100),
         seconds("network", "connect-timeout-seconds", \.network.connectTimeoutSeconds, upTo: 3600),
         proxy("network", "proxy", \.network.proxy),
+        flag("notifications", "enabled", \.notifications.enabled),
+        number("notifications", "timeout-seconds", \.notifications.timeoutSeconds, 0...3600),
         choice("log", "level", \.log.level),
     ]
 

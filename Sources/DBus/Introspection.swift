@@ -1,3 +1,5 @@
+import PublicText
+
 /// `org.freedesktop.DBus.Introspectable` XML, derived from interface descriptions.
 enum Introspection {
     static func xml(for object: ExportedObject?, children: [String]) -> String {
@@ -43,19 +45,7 @@ enum Introspection {
         return "      <arg name=\"\(escape(argument.name))\" type=\"\(argument.type)\"\(directionAttribute)/>"
     }
 
-    private static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    private static func escape(_ text: String) -> String { PublicText.escapingMarkup(text) }
 
     private static let standardInterfaces = [
         "  <interface name=\"org.freedesktop.DBus.Introspectable\">",

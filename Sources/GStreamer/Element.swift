@@ -109,3 +109,14 @@ extension Element {
         return g_object_class_find_property(objectClass, name) != nil
     }
 }
+
+extension Element {
+    /// The element called `name` in this bin or in bins inside it (`gst_bin_get_by_name`); `nil` when
+    /// there is none or this is not a bin.
+    public func child(named name: String) -> Element? {
+        let instance = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(instance, gst_bin_get_type()) != 0 else { return nil }
+        let bin = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBin.self)
+        return gst_bin_get_by_name(bin, name).map { Element(owning: $0) }
+    }
+}

@@ -67,6 +67,11 @@ public final class GStreamerEngine: AudioEngine {
     let wantedRate = LockedValue(1.0)
     var rate: Double { wantedRate.withLock { $0 } }
     private var rateProbe: SegmentRateProbe?
+    /// ReplayGain "auto": the `rgvolume` whose album mode follows each item, and the probe that switches it.
+    private var albumMode: AlbumModeSwitch?
+    private var albumModeProbe: StreamStartProbe?
+    /// Makes each stream's ReplayGain tags whole for `rgvolume` (ReplayGainTags), when ReplayGain is on.
+    private var replayGainTagsProbe: StreamTagsProbe?
     /// scaletempo (keeps the pitch at rates ≠ 1) and the ReplayGain elements, when there are any.
     private var audioFilter: FilterSlot?
     var lastPosition: Duration?
@@ -107,13 +112,30 @@ public final class GStreamerEngine: AudioEngine {
         // The filter (with the ReplayGain elements when asked for) sits in a FilterSlot, renewed at every NULL
         // (see FilterSlot for the scaletempo bug).
         let replayGain = configuration.replayGain
+        let albumMode = replayGain.mode == .auto ? AlbumModeSwitch() : nil
         audioFilter = try FilterSlot(name: "audio-filter") {
-            try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
+            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
+            albumMode?.use(filter)
+            return filter
         }
         if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }
         let wantedRate = wantedRate
         rateProbe = SegmentRateProbe(element: audioFilter?.bin ?? output) { wantedRate.withLock { $0 } }
         let handover = handover
+        if replayGain.mode != .off, let audioFilter {
+            let tags = LockedValue(ReplayGainTags())
+            replayGainTagsProbe = StreamTagsProbe(element: audioFilter.bin, names: ReplayGainTags.names,
+                streamStarted: { tags.withLock { $0.reset() }; return ReplayGainTags.neutral },
+                tagsArrived: { found in tags.withLock { $0.adding(found) } })
+        }
+        if let albumMode, let audioFilter {
+            self.albumMode = albumMode
+            // The item whose stream starts is the oldest handed to playbin: the loop takes it off the list
+            // only at the bus's STREAM_START, which follows this one.
+            albumModeProbe = StreamStartProbe(element: audioFilter.bin) {
+                albumMode.set(albumGain: handover.pending?.sharesAlbumWithNeighbour ?? false)
+            }
+        }
         let playbin = playbin
         let slot = remoteSlot
         aboutToFinish = playbin.connect("about-to-finish") {
@@ -177,9 +199,19 @@ public final class GStreamerEngine: AudioEngine {
         begin(item)
     }
 
+    /// The same entry prepared again with new facts keeps its download going.
     public func prepareNext(_ item: EngineItem?) {
+        if let item, handover.refresh(item) { return }
         handover.prepare(item, remote: prepareRemote(for: item))
         startPrefetchIfIdle()
+    }
+
+    /// While an item handed to playbin has not started, the album mode is its own (set at its start).
+    public func update(_ item: EngineItem) {
+        _ = handover.refresh(item)
+        if current?.id == item.id { current = item }
+        let heardNext = handover.pending.map { $0.id == item.id } ?? (current?.id == item.id)
+        if heardNext { albumMode?.set(albumGain: item.sharesAlbumWithNeighbour) }
     }
 
     public func play() {

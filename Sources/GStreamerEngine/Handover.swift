@@ -47,6 +47,21 @@ final class Handover {
         replaced?.close()
     }
 
+    /// Gives prepared and handed entries with `item`'s id and URI its facts (`sharesAlbumWithNeighbour`),
+    /// keeping their remote files; true when the prepared one was such an entry.
+    func refresh(_ item: EngineItem) -> Bool {
+        func renewed(_ handed: Handed) -> Handed {
+            guard handed.item.id == item.id, handed.item.uri == item.uri else { return handed }
+            return Handed(item: item, remote: handed.remote, isSuccessor: handed.isSuccessor)
+        }
+        return locked { state in
+            state.handedToPlaybin = state.handedToPlaybin.map(renewed)
+            guard let next = state.next, next.item.id == item.id, next.item.uri == item.uri else { return false }
+            state.next = renewed(next)
+            return true
+        }
+    }
+
     /// The remote file of the prepared item, while it waits to be taken.
     var preparedRemote: RemoteFile? { locked { $0.next?.remote } }
 

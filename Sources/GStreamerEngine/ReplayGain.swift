@@ -5,13 +5,19 @@ import GStreamer
 ///
 ///   playbin ──▶ audio-filter [ rgvolume ─▶ scaletempo ] ──▶ sink
 ///
-/// `rgvolume` reads the tags of each stream that passes (also across a gapless switch) and sets its gain to
-/// the tagged one plus the pre-amp. Clipping is prevented by the same element: with `headroom=0` the gain is
+/// `rgvolume` reads the tags of each stream that passes and sets its gain to the tagged one plus the pre-amp;
+/// since it forgets old tags only at EOS, which a gapless switch lacks, each stream's tags are made whole
+/// before it reads them (ReplayGainTags). Clipping is prevented by the same element: with `headroom=0` the gain is
 /// lowered until the tagged peak reaches full scale at most, a missing peak counting as full scale (measured:
 /// a 0.9 tone tagged 0 dB without a peak stays at 0.9 with +6 dB pre-amp). So no limiter is needed, and
 /// `rglimiter` is left out: it converts every sample to float, which would end bit-exactness. A track without
 /// tags plays at 0 dB, where `rgvolume` passes samples through untouched (bit-exact, measured). With
 /// ReplayGain off nothing is added.
+///
+/// "auto" chooses per track: the album's gain when the track before or after it in play order is from
+/// the same album (the core says so in `EngineItem.sharesAlbumWithNeighbour`), the track's own otherwise.
+/// `rgvolume`'s `album-mode` is switched when the track's STREAM_START reaches the filter, before any of
+/// its samples (GStreamerEngine), and again if the core learns more while it plays (`update`).
 public struct ReplayGain: Equatable, Sendable {
     public enum Mode: String, CaseIterable, Sendable {
         /// No elements added: the pipeline of a build without ReplayGain.
@@ -20,6 +26,8 @@ public struct ReplayGain: Equatable, Sendable {
         case track
         /// The album's gain (tracks keep their loudness relative to each other); the track's if untagged.
         case album
+        /// The album's gain within a run of one album's tracks, the track's own for a track alone.
+        case auto
     }
 
     public var mode: Mode
@@ -31,10 +39,13 @@ public struct ReplayGain: Equatable, Sendable {
         self.preAmp = preAmp
     }
 
+    /// The name of the `rgvolume` inside the filter, for `album-mode` in "auto".
+    static let volumeElementName = "replaygain"
+
     /// `rgvolume` as a `gst-launch` fragment. Numbers are written with a dot whatever the locale (Swift's
     /// description). fallback-gain 0: untagged tracks as they are.
     var volumeElement: String {
-        "rgvolume album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
+        "rgvolume name=\(Self.volumeElementName) album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
     }
 
     /// playbin's audio-filter: `scaletempo` alone when off, otherwise a bin of the ReplayGain elements and
@@ -43,5 +54,74 @@ public struct ReplayGain: Equatable, Sendable {
     func audioFilter(withScaletempo scaletempo: Element?) throws -> Element? {
         guard mode != .off else { return scaletempo }
         return try Element.parseBin(volumeElement + (scaletempo == nil ? "" : " ! scaletempo"))
+    }
+}
+
+/// The `rgvolume` playing now, shared with the streaming thread that switches its `album-mode` at each
+/// new stream in "auto". Replaced with the filter at every NULL (FilterSlot), when nothing streams.
+final class AlbumModeSwitch: @unchecked Sendable {
+    private let volume = LockedValue<Element?>(nil)
+
+    /// The filter's `rgvolume` from now on.
+    func use(_ filter: Element?) {
+        let found = filter?.child(named: ReplayGain.volumeElementName)
+        volume.withLock { $0 = found }
+    }
+
+    /// Album gain or the track's; any thread. rgvolume recomputes its gain on every property change.
+    func set(albumGain: Bool) {
+        guard let element = volume.withLock({ $0 }) else { return }
+        element.set("album-mode", albumGain ? "true" : "false")
+    }
+}
+
+/// The ReplayGain tags of the stream passing the filter, made whole before `rgvolume` reads them.
+///
+/// `rgvolume` keeps the gains and peaks tags told it until an EOS or a new load, and a gapless switch brings
+/// neither: without help, a track with no ReplayGain tags after a tagged one kept the tagged one's gain
+/// (measured: −6 dB instead of 0 dB), and a track with only a track gain kept the previous album gain in album
+/// mode. So at each new stream the filter is first told the values `rgvolume` assumes for an untagged track
+/// (`neutral`), and every event with ReplayGain tags is made to carry all five, filled as `rgvolume` itself
+/// would fall back: the album's gain for a missing track gain and the other way round, full scale for a
+/// missing peak. Values `rgvolume` would ignore (a gain beyond ±60 dB after the reference-level correction,
+/// a peak not above 0) count as missing here, so they cannot overwrite the neutral ones.
+struct ReplayGainTags: Sendable {
+    // GStreamer's tag names (GST_TAG_TRACK_GAIN and its neighbours).
+    static let trackGain = "replaygain-track-gain"
+    static let trackPeak = "replaygain-track-peak"
+    static let albumGain = "replaygain-album-gain"
+    static let albumPeak = "replaygain-album-peak"
+    static let referenceLevel = "replaygain-reference-level"
+    static let names = [trackGain, trackPeak, albumGain, albumPeak, referenceLevel]
+    /// ReplayGain's reference loudness, dB SPL: gains are relative to it (`rgvolume`'s RG_REFERENCE_LEVEL).
+    static let standardReferenceLevel = 89.0
+
+    /// What an untagged track plays at: 0 dB, room up to full scale.
+    static let neutral = [trackGain: 0.0, trackPeak: 1.0, albumGain: 0.0, albumPeak: 1.0,
+                          referenceLevel: standardReferenceLevel]
+
+    private var told: [String: Double] = [:]
+
+    /// A new stream: nothing told yet.
+    mutating func reset() { told = [:] }
+
+    /// Adds what a tag event says and returns the complete set the event should carry.
+    mutating func adding(_ tags: [String: Double]) -> [String: Double] {
+        told.merge(tags) { $1 }
+        return complete
+    }
+
+    private var complete: [String: Double] {
+        let reference = told[Self.referenceLevel] ?? Self.standardReferenceLevel
+        func gain(_ name: String) -> Double? {
+            told[name].flatMap { abs($0 + Self.standardReferenceLevel - reference) < 60 ? $0 : nil }
+        }
+        func peak(_ name: String) -> Double? { told[name].flatMap { $0 > 0 ? $0 : nil } }
+        let track = gain(Self.trackGain), album = gain(Self.albumGain)
+        guard let either = track ?? album else { return Self.neutral }
+        let trackPeak = (track == nil ? peak(Self.albumPeak) : peak(Self.trackPeak)) ?? 1
+        let albumPeak = (album == nil ? peak(Self.trackPeak) : peak(Self.albumPeak)) ?? 1
+        return [Self.trackGain: track ?? either, Self.trackPeak: trackPeak, Self.albumGain: album ?? either,
+                Self.albumPeak: albumPeak, Self.referenceLevel: reference]
     }
 }

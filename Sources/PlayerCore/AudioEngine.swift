@@ -12,9 +12,13 @@
 public struct EngineItem: Equatable, Sendable {
     public let id: TrackID
     public let uri: String
-    public init(id: TrackID, uri: String) {
+    /// The track played just before or just after it (in play order) is from the same album: ReplayGain's
+    /// "auto" levels it by the album's gain then. Always false unless `Player.marksAlbumNeighbours`.
+    public var sharesAlbumWithNeighbour: Bool
+    public init(id: TrackID, uri: String, sharesAlbumWithNeighbour: Bool = false) {
         self.id = id
         self.uri = uri
+        self.sharesAlbumWithNeighbour = sharesAlbumWithNeighbour
     }
 }
 
@@ -117,6 +121,9 @@ public protocol AudioEngine: AnyObject {
     /// The item to switch to, gaplessly, when the current one ends; `nil` to stop at the end.
     /// May be called at any time; the latest call wins.
     func prepareNext(_ item: EngineItem?)
+    /// New facts about the loaded item (same id and URI; `sharesAlbumWithNeighbour` changed because its
+    /// neighbours' tags became known or the queue changed): what is heard from now on follows them.
+    func update(_ item: EngineItem)
     func play()
     func pause()
     /// Releases the output and forgets the current item.

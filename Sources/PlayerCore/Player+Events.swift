@@ -46,6 +46,7 @@ extension Player: AudioEngineDelegate {
     private func switchedGaplessly(to id: TrackID) {
         finishedTrack()
         loaded = id
+        loadedSharesAlbum = enginePrepared??.sharesAlbumWithNeighbour ?? false
         enginePrepared = nil  // the engine used up its prepared item
         resetSeeks(at: .zero)
         guard let current = currentTrackID, queue.contains(id) else {

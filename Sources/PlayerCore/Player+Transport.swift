@@ -12,7 +12,9 @@ extension Player {
         resetSeeks(at: position)
         enginePrepared = nil
         preparedSinceLoad = []
-        engine.load(track.engineItem, at: position, playing: playing)
+        let item = engineItem(for: track)
+        loadedSharesAlbum = item.sharesAlbumWithNeighbour
+        engine.load(item, at: position, playing: playing)
     }
 
     /// Releases the engine's item; stopping again does nothing.
@@ -82,8 +84,8 @@ extension Player {
     /// What should follow the loaded item: the same track when looping it, else the next in order.
     private var wantedNext: EngineItem? {
         guard let current = currentTrackID else { return nil }
-        if loopMode == .track { return queue.track(current)?.engineItem }
-        return order.upcoming(after: current, wrap: wrapsQueue).flatMap(queue.track)?.engineItem
+        let next = loopMode == .track ? current : order.upcoming(after: current, wrap: wrapsQueue)
+        return next.flatMap(queue.track).map(engineItem(for:))
     }
 
     /// The engine switches on a streaming thread without asking, so it must always hold the right next item.

@@ -37,6 +37,10 @@ public final class Player {
     public var joinsTracksGaplessly = true {
         didSet { syncPreparedNext() }
     }
+    /// Whether engine items say if a neighbour in play order is from the same album
+    /// (`EngineItem.sharesAlbumWithNeighbour`, for ReplayGain "auto"); when false they never do, so tags
+    /// arriving for the queue never send the engine an item again.
+    public var marksAlbumNeighbours = false
     /// Network buffer fill of the loaded item; 100 when not buffering.
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.
@@ -69,6 +73,8 @@ public final class Player {
     var loaded: TrackID?
     /// What the engine was last told with `prepareNext`; `nil` when unknown (it must be told again).
     var enginePrepared: EngineItem??
+    /// What the engine was last told of the loaded item's `sharesAlbumWithNeighbour`.
+    var loadedSharesAlbum = false
     /// Items given to `prepareNext` since the last load: a `trackStarted` naming one is a gapless switch.
     var preparedSinceLoad: Set<TrackID> = []
     /// The next `trackStarted` of the loaded item restarts the same track (loop): clients get Seeked(0).
@@ -167,6 +173,7 @@ public final class Player {
         body()
         guard outermost, let before = batchStart else { return }
         if currentTrackID != before.current { completeCurrentTrack() }
+        syncLoadedItem()
         syncPreparedNext()
         batchStart = nil
         appendDifferences(from: before)
@@ -181,7 +188,7 @@ public final class Player {
     /// so its metadata and the change of track reach observers together.
     private func completeCurrentTrack() {
         guard let read = readTagsAtOnce, let track = currentTrack, readAtOnce.insert(track.id).inserted,
-              let (tags, duration) = read(track.engineItem) else { return }
+              let (tags, duration) = read(EngineItem(id: track.id, uri: track.uri)) else { return }
         addTags(tags, duration: duration, to: track.id)
     }
 

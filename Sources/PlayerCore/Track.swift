@@ -44,8 +44,6 @@ public struct Track: Equatable, Sendable {
         let decoded = String(name).removingPercentEncoding ?? String(name)
         return decoded.isEmpty ? String(name) : decoded
     }
-
-    var engineItem: EngineItem { EngineItem(id: id, uri: uri) }
 }
 
 extension TrackTags {

@@ -8,6 +8,7 @@ import Configuration
 import ControlAPI
 import DBus
 import DesktopEvents
+import DesktopNotifications
 import EventLoop
 import Foundation
 import GStreamerEngine
@@ -50,12 +51,16 @@ final class Daemon {
                                                                  replayGain: replayGain()))
             let player = Player(engine: engine)
             player.joinsTracksGaplessly = settings.playback.gapless
+            player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
             let scanner = makeTagScanner(player)
+            let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
+            // Before the restore, so that a session resumed playing is announced too.
+            let notifier = makeNotifier(player, connection, artwork)
             recorder = makeRecorder(player)
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
-                artwork: ArtworkCache(directory: ArtworkCache.defaultDirectory()),
+                artwork: artwork,
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
@@ -73,7 +78,7 @@ final class Daemon {
             EventLoop.main.run()
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime(quaver) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier)) {}  // the player holds its observers weakly
             recorder?.finish()
             shutDown(player, connection)
             withExtendedLifetime(scanner) {}
@@ -129,6 +134,16 @@ final class Daemon {
         }
         return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds,
                      proxy: network.proxy.isEmpty ? nil : network.proxy)
+    }
+
+    /// `[notifications]`: off unless enabled; the cover is the one MPRIS advertises.
+    private func makeNotifier(_ player: Player, _ connection: Connection, _ artwork: ArtworkCache) -> TrackNotifier? {
+        let wanted = settings.notifications
+        guard wanted.enabled else { return nil }
+        let options = TrackNotifier.Options(timeoutSeconds: wanted.timeoutSeconds > 0 ? wanted.timeoutSeconds : nil) { track in
+            artwork.artURL(trackURI: track.uri, embedded: track.tags.coverImage)
+        }
+        return TrackNotifier(player: player, connection: connection, options: options, log: log)
     }
 
     /// Without a usable state folder (no HOME) the daemon still plays; it says that nothing is kept.

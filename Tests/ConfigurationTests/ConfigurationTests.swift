@@ -47,7 +47,7 @@ final class ConfigurationTests: XCTestCase {
             resume-on-start = false
             resume-paused = false
             gapless = false
-            replaygain = "album"
+            replaygain = "auto"
             replaygain-preamp-db = -3
             [interruptions]
             pause-on-cork = false
@@ -62,6 +62,9 @@ final class ConfigurationTests: XCTestCase {
             retries = 100
             connect-timeout-seconds = 2.5
             proxy = "http://127.0.0.1:3128"
+            [notifications]
+            enabled = true
+            timeout-seconds = 4.5
             [log]
             level = "debug"
             """)
@@ -70,7 +73,7 @@ final class ConfigurationTests: XCTestCase {
         expected.playback.resumeOnStart = false
         expected.playback.resumePaused = false
         expected.playback.gapless = false
-        expected.playback.replayGain = .album
+        expected.playback.replayGain = .auto
         expected.playback.replayGainPreAmpDB = -3
         expected.interruptions.pauseOnCork = false
         expected.interruptions.resumeAfterCork = false
@@ -83,6 +86,8 @@ final class ConfigurationTests: XCTestCase {
         expected.network.retries = 100
         expected.network.connectTimeoutSeconds = 2.5
         expected.network.proxy = "http://127.0.0.1:3128"
+        expected.notifications.enabled = true
+        expected.notifications.timeoutSeconds = 4.5
         expected.log.level = .debug
         XCTAssertEqual(try Configuration.load(from: url), expected)
     }
@@ -106,8 +111,10 @@ final class ConfigurationTests: XCTestCase {
             ("[log]\nlevel = \"loud\"\n", "log.level",
              "expected one of \"trace\", \"debug\", \"info\", \"notice\", \"warning\", \"error\", \"critical\", found \"loud\""),
             ("[audio]\noutput = [\"a\"]\n", "audio.output", "expected a non-empty string, found an array"),
-            ("[playback]\nreplaygain = \"auto\"\n", "playback.replaygain",
-             "expected one of \"off\", \"track\", \"album\", found \"auto\""),
+            ("[playback]\nreplaygain = \"smart\"\n", "playback.replaygain",
+             "expected one of \"off\", \"track\", \"album\", \"auto\", found \"smart\""),
+            ("[notifications]\ntimeout-seconds = -1\n", "notifications.timeout-seconds",
+             "expected a number from 0.0 to 3600.0, found -1"),
             ("[playback]\nreplaygain-preamp-db = 20\n", "playback.replaygain-preamp-db",
              "expected a number from -15.0 to 15.0, found 20"),
             ("[network]\nproxy = \"proxy:3128\"\n", "network.proxy",
@@ -126,7 +133,7 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [notifications], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
         XCTAssertEqual(key.message, "unknown key; [audio] has output")

@@ -47,6 +47,12 @@ enum WAVSink {
     static func description(writingTo url: URL) -> String {
         "audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink location=\"\(url.path)\""
     }
+
+    /// The same, held to real time by a clock-synchronised fakesink beside it (a tee whose queue lets the
+    /// file run at most a second ahead): for tests that change something while a track plays.
+    static func realTimeDescription(writingTo url: URL) -> String {
+        "tee name=split ! queue ! fakesink sync=true split. ! queue ! " + description(writingTo: url)
+    }
 }
 
 /// For the failure message: the shift that best aligns two sample arrays near where they diverge.

@@ -6,7 +6,9 @@ import XCTest
 
 /// ReplayGain through the real engine into a WAV file: the recorded level changes by the tagged gain
 /// (track or album), plus the pre-amp, never past full scale (rgvolume's peak clamp); untagged tracks and `off` stay bit-exact;
-/// after a gapless switch the next track gets its own gain.
+/// after a gapless switch the next track gets its own gain, an untagged one none (bit-exact) and one with
+/// a track gain only that gain even in album mode; "auto" takes the album gain for an item that
+/// shares its album with a neighbour and the track gain for one alone, switching at the gapless joint.
 final class ReplayGainTests: XCTestCase {
     static var folder: TemporaryDirectory!
     /// A 440 Hz tone at 0.25 of full scale (−12 dBFS peak), untagged.
@@ -17,6 +19,8 @@ final class ReplayGainTests: XCTestCase {
     static var loud: URL!
     /// The same tone tagged 0 dB without a peak: a positive pre-amp would push it past full scale.
     static var loudWithoutPeak: URL!
+    /// The quiet tone with a track gain of −3.00 dB and nothing else.
+    static var trackGainOnly: URL!
 
     override class func setUp() {
         do {
@@ -31,6 +35,9 @@ final class ReplayGainTests: XCTestCase {
             tagged = path("tagged.flac")
             loud = path("loud.flac")
             loudWithoutPeak = path("loud-no-peak.flac")
+            trackGainOnly = path("track-gain-only.flac")
+            try FileManager.default.copyItem(at: plain, to: trackGainOnly)
+            try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-3.00 dB", trackGainOnly.path])
             try FileManager.default.copyItem(at: plain, to: tagged)
             try FileManager.default.copyItem(at: loud, to: loudWithoutPeak)
             try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=+0.00 dB", loudWithoutPeak.path])
@@ -46,16 +53,22 @@ final class ReplayGainTests: XCTestCase {
 
     override class func tearDown() { folder = nil }
 
-    /// Plays `files` one after the other (gaplessly) and returns the recorded samples.
-    func record(_ files: [URL], _ replayGain: ReplayGain, file: StaticString = #filePath, line: UInt = #line) throws -> [Int16] {
+    /// Plays `files` one after the other (gaplessly) and returns the recorded samples; `sharingAlbum[i]`
+    /// is what the engine is told of the i-th item's album neighbours (false when left out).
+    func record(_ files: [URL], _ replayGain: ReplayGain, sharingAlbum: [Bool] = [],
+                file: StaticString = #filePath, line: UInt = #line) throws -> [Int16] {
+        func item(_ index: Int) -> EngineItem {
+            EngineItem(id: TrackID(UInt64(index + 1)), uri: files[index].absoluteString,
+                       sharesAlbumWithNeighbour: sharingAlbum.indices.contains(index) && sharingAlbum[index])
+        }
         let output = try TemporaryDirectory(prefix: "quaver-replaygain-out")
         let written = output.url.appendingPathComponent("out.wav")
         let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.description(writingTo: written),
                                                               applicationName: "Quaver tests", replayGain: replayGain))
         let recorder = EventRecorder()
         engine.delegate = recorder
-        engine.load(EngineItem(id: TrackID(1), uri: files[0].absoluteString), at: .zero, playing: true)
-        if files.count > 1 { engine.prepareNext(EngineItem(id: TrackID(2), uri: files[1].absoluteString)) }
+        engine.load(item(0), at: .zero, playing: true)
+        if files.count > 1 { engine.prepareNext(item(1)) }
         recorder.wait(for: .endOfStream(TrackID(UInt64(files.count))), file: file, line: line)
         engine.stop()
         return try wavSamples(written)
@@ -109,5 +122,68 @@ final class ReplayGainTests: XCTestCase {
         // Away from the joint: the last 0.2 s of the first track, the last second of the second.
         XCTAssertEqual(level(samples[(frames - 17_640)..<frames]) - reference, 0, accuracy: 0.05)
         XCTAssertEqual(level(samples[(samples.count - 88_200)...]) - reference, -6, accuracy: 0.05)
+    }
+
+    func testAutoTakesTheAlbumGainWithinAnAlbumAndTheTrackGainAlone() throws {
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        XCTAssertEqual(level(try record([Self.tagged], ReplayGain(mode: .auto), sharingAlbum: [true])) - reference,
+                       -10, accuracy: 0.05)
+        XCTAssertEqual(level(try record([Self.tagged], ReplayGain(mode: .auto), sharingAlbum: [false])) - reference,
+                       -6, accuracy: 0.05)
+    }
+
+    func testAutoSwitchesBetweenAlbumAndTrackGainAtAGaplessJoint() throws {
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        let samples = try record([Self.tagged, Self.tagged], ReplayGain(mode: .auto), sharingAlbum: [true, false])
+        let frames = 2 * 44_100 * 2
+        XCTAssertEqual(samples.count, 2 * frames, accuracy: 2 * 1024)
+        XCTAssertEqual(level(samples[..<frames]) - reference, -10, accuracy: 0.05, "the first from its first sample")
+        XCTAssertEqual(level(samples[frames...]) - reference, -6, accuracy: 0.05, "the second from its first sample")
+    }
+
+    func testAutoFollowsAnUpdateWhileTheTrackPlays() throws {
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        let output = try TemporaryDirectory(prefix: "quaver-replaygain-out")
+        let written = output.url.appendingPathComponent("out.wav")
+        // In real time, so that the update arrives while the track plays: 5 s, of which at most about the
+        // first second can have passed rgvolume before the update.
+        let long = Self.folder.url.appendingPathComponent("long-tagged.flac")
+        if !FileManager.default.fileExists(atPath: long.path) {
+            try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", long.path, "synth", "5", "sine", "440",
+                                     "vol", "0.25"])
+            try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-6.00 dB", "--set-tag=REPLAYGAIN_ALBUM_GAIN=-10.00 dB",
+                                          long.path])
+        }
+        let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.realTimeDescription(writingTo: written),
+                                                              applicationName: "Quaver tests",
+                                                              replayGain: ReplayGain(mode: .auto)))
+        let recorder = EventRecorder()
+        engine.delegate = recorder
+        let item = EngineItem(id: TrackID(1), uri: long.absoluteString)
+        engine.load(item, at: .zero, playing: true)
+        recorder.wait(for: .trackStarted(TrackID(1)))
+        engine.update(EngineItem(id: item.id, uri: item.uri, sharesAlbumWithNeighbour: true))
+        recorder.wait(for: .endOfStream(TrackID(1)), timeout: 30)  // 5 s in real time, on a busy machine too
+        engine.stop()
+        let samples = try wavSamples(written)
+        // Loaded as a lone track (−6 dB): the album gain at the end can only come from the update.
+        XCTAssertEqual(level(samples[(samples.count - 88_200)...]) - reference, -10, accuracy: 0.05, "the last second")
+    }
+
+    /// rgvolume alone kept the tagged track's −6 dB for the untagged one after it (no EOS at a gapless switch).
+    func testAnUntaggedTrackAfterATaggedOneGaplesslyStaysBitExact() throws {
+        let source = try wavSamples(Self.folder.url.appendingPathComponent("quiet.wav"))
+        let samples = try record([Self.tagged, Self.plain], ReplayGain(mode: .track))
+        XCTAssertEqual(samples.count, 2 * source.count, accuracy: 2 * 1024)
+        XCTAssertEqual(Array(samples[source.count...]), source)
+    }
+
+    /// rgvolume alone kept the first track's album gain (−10 dB) for the second, which has a track gain only.
+    func testATrackGainAloneAfterAnAlbumGainIsThatTracksGainInAlbumMode() throws {
+        let reference = level(try record([Self.plain], ReplayGain(mode: .off)))
+        let samples = try record([Self.tagged, Self.trackGainOnly], ReplayGain(mode: .album))
+        let frames = 2 * 44_100 * 2
+        XCTAssertEqual(level(samples[..<frames]) - reference, -10, accuracy: 0.05)
+        XCTAssertEqual(level(samples[frames...]) - reference, -3, accuracy: 0.05)
     }
 }

@@ -45,4 +45,10 @@ final class PublicTextTests: XCTestCase {
         XCTAssertEqual(list.count, PublicText.maximumListCount)
         XCTAssertEqual(Set(list), ["xy"])
     }
+
+    func testMarkupIsEscapedOnceAndPlainTextIsLeftAlone() {
+        XCTAssertEqual(PublicText.escapingMarkup("Tom & Jerry <a href=\"x\">"), "Tom &amp; Jerry &lt;a href=&quot;x&quot;&gt;")
+        XCTAssertEqual(PublicText.escapingMarkup("&amp;"), "&amp;amp;", "an entity in a tag is text, shown as written")
+        XCTAssertEqual(PublicText.escapingMarkup("Ça va — ok"), "Ça va — ok")
+    }
 }

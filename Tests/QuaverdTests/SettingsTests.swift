@@ -97,4 +97,42 @@ final class SettingsTests: XCTestCase {
         // The fixture is a sine at 0.5 of full scale: −9.03 dB RMS, −6 dB more by its tag.
         XCTAssertEqual(10 * log10(meanSquare / (32768.0 * 32768.0)), -15.05, accuracy: 0.1)
     }
+
+    /// Two tracks of one album, then one of another, all tagged track −6 dB and album −10 dB: "auto" plays the
+    /// album's two at the album gain and the lone one at its track gain (tags read in the background decide).
+    func testReplayGainAutoTakesTheAlbumGainWithinAnAlbumAndTheTrackGainAlone() throws {
+        let music = try TemporaryDirectory(prefix: "replaygain-auto")
+        let files = try [("a1", "One"), ("a2", "One"), ("b", "Two")].map { name, album in
+            let url = music.url.appendingPathComponent("\(name).flac")
+            try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", url.path, "synth", "3", "sine", "440",
+                                     "vol", "0.25"])
+            try Fixtures.run("metaflac", ["--set-tag=ALBUM=\(album)", "--set-tag=ARTIST=Band",
+                                          "--set-tag=REPLAYGAIN_TRACK_GAIN=-6.00 dB", "--set-tag=REPLAYGAIN_TRACK_PEAK=0.25",
+                                          "--set-tag=REPLAYGAIN_ALBUM_GAIN=-10.00 dB", "--set-tag=REPLAYGAIN_ALBUM_PEAK=0.25",
+                                          url.path])
+            return url
+        }
+        let written = music.url.appendingPathComponent("out.wav")
+        let daemon = try daemon(settings: "[playback]\nreplaygain = \"auto\"\nresume-on-start = false\n", files.map(\.path),
+                                // In real time (a synchronised fakesink beside the file), as heard: the tags read in
+                                // the background arrive while the first track plays, not after it was written.
+                                options: ["--play", "--output", "tee name=split ! queue ! fakesink sync=true split. ! queue ! "
+                                          + "audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink location=\"\(written.path)\""])
+        daemon.waitUntil("played to the end", timeout: 30) {
+            daemon.status == "Stopped" && ((try? FileManager.default.attributesOfItem(atPath: written.path)[.size] as? Int) ?? 0) > 1_000_000
+        }
+        let samples = try wavSamples(written)
+        let frames = 3 * 44_100 * 2
+        XCTAssertEqual(samples.count, 3 * frames, accuracy: 4096)
+        // The last second of each track; a sine at 0.25 is −15.05 dB RMS before the gain.
+        func level(ofTrack index: Int) -> Double {
+            let end = min(samples.count, (index + 1) * frames)
+            let window = samples[(end - 88_200)..<end]
+            let meanSquare = window.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(window.count)
+            return 10 * log10(meanSquare / (32768.0 * 32768.0)) + 15.05
+        }
+        XCTAssertEqual(level(ofTrack: 0), -10, accuracy: 0.1, "followed by its album")
+        XCTAssertEqual(level(ofTrack: 1), -10, accuracy: 0.1, "preceded by its album")
+        XCTAssertEqual(level(ofTrack: 2), -6, accuracy: 0.1, "alone")
+    }
 }

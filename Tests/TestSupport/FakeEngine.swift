@@ -11,6 +11,7 @@ public final class FakeEngine: AudioEngine {
     public enum Command: Equatable {
         case load(EngineItem, at: Duration, playing: Bool)
         case prepareNext(EngineItem?)
+        case update(EngineItem)
         case play, pause, stop
         case seek(Duration, exact: Bool)
         case setRate(Double)
@@ -69,6 +70,11 @@ public final class FakeEngine: AudioEngine {
     public func prepareNext(_ item: EngineItem?) {
         commands.append(.prepareNext(item))
         prepared = item
+    }
+
+    public func update(_ item: EngineItem) {
+        commands.append(.update(item))
+        if current?.id == item.id { current = item }
     }
 
     public func play() {
