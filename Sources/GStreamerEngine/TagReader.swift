@@ -6,6 +6,9 @@
 //
 // The discoverer works on a thread of its own (see Discoverer): the loop only keeps the list of files
 // and receives each result, so a queue of 100 000 files being read never holds a D-Bus caller.
+// It exists only while there is work: started by the first file, ended `idleLifetime` after the last one,
+// so a daemon at rest keeps neither its thread nor its GLib context and pipelines (docs/reliability.md,
+// "Memory at rest").
 import EventLoop
 import GStreamer
 import PlayerCore
@@ -17,17 +20,31 @@ public final class TagReader {
     /// Files waiting; more than this are refused by `enqueue`.
     public let capacity: Int
 
-    private let discoverer: Discoverer
+    /// Called on the loop thread when the discoverer cannot be started; the files waiting are dropped
+    /// (their tags arrive when they play).
+    public var onUnavailable: ((Error) -> Void)?
+
+    private let timeout: Duration
+    private let idleLifetime: Double
+    private var discoverer: Discoverer?
+    /// Ends the discoverer once nothing was read for `idleLifetime`.
+    private var idleEnd: LoopSource?
     private var waiting: [EngineItem] = []
     /// Index of the next item in `waiting`: popping from the front of a 20 000-item array must not shift it.
     private var head = 0
     private var inFlight: EngineItem?
 
-    /// - Parameter timeout: how long one file may take before it is given up.
-    public init(timeout: Duration = .seconds(5), capacity: Int = 100_000) throws {
-        discoverer = try Discoverer(timeout: timeout)
+    /// - Parameters:
+    ///   - timeout: how long one file may take before it is given up.
+    ///   - idleLifetime: seconds the discoverer is kept after the last file, for the next one to come.
+    public init(timeout: Duration = .seconds(5), capacity: Int = 100_000, idleLifetime: Double = 30) {
+        self.timeout = timeout
         self.capacity = capacity
+        self.idleLifetime = idleLifetime
     }
+
+    /// Whether the discoverer (its thread and GLib context) exists now.
+    public var isDiscovererRunning: Bool { discoverer != nil }
 
     /// Files waiting or being read.
     public var pendingCount: Int { waiting.count - head + (inFlight == nil ? 0 : 1) }
@@ -48,7 +65,10 @@ public final class TagReader {
     }
 
     private func startNext() {
-        guard inFlight == nil, head < waiting.count else { return }
+        guard inFlight == nil else { return }
+        guard head < waiting.count else { return endWhenIdle() }
+        idleEnd = nil
+        guard let discoverer = runningDiscoverer() else { return }
         let item = waiting[head]
         head += 1
         compactIfDrained()
@@ -57,6 +77,25 @@ public final class TagReader {
         discoverer.discover(item.uri) { [weak self] media in
             let read = media.map(Self.tags)
             EventLoop.main.post { self?.discovered(item, read) }
+        }
+    }
+
+    private func runningDiscoverer() -> Discoverer? {
+        if let discoverer { return discoverer }
+        do {
+            discoverer = try Discoverer(timeout: timeout)
+        } catch {
+            removeAll()
+            onUnavailable?(error)
+        }
+        return discoverer
+    }
+
+    private func endWhenIdle() {
+        guard discoverer != nil, idleEnd == nil else { return }
+        // The fired timer is released by the next file's `startNext`, never inside its own callback.
+        idleEnd = EventLoop.main.schedule(after: idleLifetime) { [weak self] in
+            self?.discoverer = nil  // Discoverer's deinit stops its thread and waits for it
         }
     }
 

@@ -55,7 +55,7 @@ final class Daemon {
             recorder = makeRecorder(player)
             if settings.playback.resumeOnStart { recorder?.restore(resumePaused: settings.playback.resumePaused) }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
-                supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
+                supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
                 artwork: ArtworkCache(directory: ArtworkCache.defaultDirectory()),
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
@@ -143,13 +143,10 @@ final class Daemon {
     }
 
     /// Without GstDiscoverer, titles still arrive when each track plays.
-    private func makeTagScanner(_ player: Player) -> TagScanner? {
-        do {
-            return TagScanner(player: player, reader: try TagReader())
-        } catch {
-            log.warning("queued tracks show tags only once played: \(error)")
-            return nil
-        }
+    private func makeTagScanner(_ player: Player) -> TagScanner {
+        let reader = TagReader()
+        reader.onUnavailable = { [log] error in log.warning("queued tracks show tags only once played: \(error)") }
+        return TagScanner(player: player, reader: reader)
     }
 
     private func enqueue(_ items: [String], into player: Player) {
