@@ -20,13 +20,15 @@ public final class TagReader {
     /// Files waiting; more than this are refused by `enqueue`.
     public let capacity: Int
 
-    /// Called on the loop thread when the discoverer cannot be started; the files waiting are dropped
-    /// (their tags arrive when they play).
+    /// Called on the loop thread, once, when the discoverer cannot be started; from then on files are
+    /// dropped, not read (their tags arrive when they play).
     public var onUnavailable: ((Error) -> Void)?
 
     private let timeout: Duration
     private let idleLifetime: Double
     private var discoverer: Discoverer?
+    /// Set when the discoverer could not be started: it is not tried again.
+    private var unavailable = false
     /// Ends the discoverer once nothing was read for `idleLifetime`.
     private var idleEnd: LoopSource?
     private var waiting: [EngineItem] = []
@@ -81,13 +83,15 @@ public final class TagReader {
     }
 
     private func runningDiscoverer() -> Discoverer? {
-        if let discoverer { return discoverer }
-        do {
-            discoverer = try Discoverer(timeout: timeout)
-        } catch {
-            removeAll()
-            onUnavailable?(error)
+        if discoverer == nil, !unavailable {
+            do {
+                discoverer = try Discoverer(timeout: timeout)
+            } catch {
+                unavailable = true
+                onUnavailable?(error)
+            }
         }
+        if discoverer == nil { removeAll() }
         return discoverer
     }
 
