@@ -35,9 +35,14 @@ public final class TagScanner: PlayerObserver {
     }
 
     /// Local files the player knows nothing about yet. Remote ones are left to the engine: reading
-    /// them would open a connection per queued stream.
+    /// them would open a connection per queued stream. So is the track the engine has loaded (playing or
+    /// paused): its tags come with the stream, and reading it too would start the discoverer for nothing
+    /// when a file is opened on an empty queue.
     private func scan(_ tracks: ArraySlice<Track>) {
-        let unknown = tracks.filter { $0.uri.hasPrefix("file:") && $0.tags.title == nil && $0.duration == nil }
+        let loaded = player.status == .stopped ? nil : player.currentTrackID
+        let unknown = tracks.filter {
+            $0.id != loaded && $0.uri.hasPrefix("file:") && $0.tags.title == nil && $0.duration == nil
+        }
         reader.enqueue(unknown.map { EngineItem(id: $0.id, uri: $0.uri) })
     }
 }
