@@ -6,6 +6,9 @@
 //
 // The discoverer works on a thread of its own (see Discoverer): the loop only keeps the list of files
 // and receives each result, so a queue of 100 000 files being read never holds a D-Bus caller.
+// It exists only while there is work: started by the first file, ended `idleLifetime` after the last one,
+// so a daemon at rest keeps neither its thread nor its GLib context and pipelines (docs/reliability.md,
+// "Memory at rest").
 // `readNow` is the exception: one file the loop waits for, briefly, before its track is announced
 // (PromptReader).
 import EventLoop
@@ -21,7 +24,17 @@ public final class TagReader {
     /// Files waiting; more than this are refused by `enqueue`.
     public let capacity: Int
 
-    private let discoverer: Discoverer
+    /// Called on the loop thread, once, when the discoverer cannot be started; from then on files are
+    /// dropped, not read (their tags arrive when they play).
+    public var onUnavailable: ((Error) -> Void)?
+
+    private let timeout: Duration
+    private let idleLifetime: Double
+    private var discoverer: Discoverer?
+    /// Set when the discoverer could not be started: it is not tried again.
+    private var unavailable = false
+    /// Ends the discoverer once nothing was read for `idleLifetime`.
+    private var idleEnd: LoopSource?
     private let promptReader: PromptReader
     private var waiting: [EngineItem] = []
     /// Index of the next item in `waiting`: popping from the front of a 20 000-item array must not shift it.
@@ -35,12 +48,14 @@ public final class TagReader {
     ///   - timeout: how long one file may take before it is given up.
     ///   - readNowWait: how long `readNow` may hold its caller. A local file takes 1–2 ms (quaver-bench
     ///     tag-reading); a D-Bus caller should never wait more than 50 ms.
+    ///   - idleLifetime: seconds the discoverer is kept after the last file, for the next one to come.
     public init(timeout: Duration = .seconds(5), readNowWait: Duration = .milliseconds(40),
-                capacity: Int = 100_000) throws {
-        discoverer = try Discoverer(timeout: timeout)
+                capacity: Int = 100_000, idleLifetime: Double = 30) {
+        self.timeout = timeout
         promptReader = PromptReader(timeout: timeout)
         self.readNowWait = readNowWait
         self.capacity = capacity
+        self.idleLifetime = idleLifetime
     }
 
     /// Reads one file, cover included, waiting at most `readNowWait`: for a track about to be announced as
@@ -50,6 +65,9 @@ public final class TagReader {
         promptReader.read(item.uri, within: readNowWait, convert: { Self.tags($0, includingImage: true) },
                           late: { [weak self] read in EventLoop.main.post { self?.onRead?(item.id, read.tags, read.duration) } })
     }
+
+    /// Whether the discoverer (its thread and GLib context) exists now.
+    public var isDiscovererRunning: Bool { discoverer != nil }
 
     /// Files waiting or being read.
     public var pendingCount: Int { waiting.count - head + (inFlight == nil ? 0 : 1) }
@@ -70,7 +88,10 @@ public final class TagReader {
     }
 
     private func startNext() {
-        guard inFlight == nil, head < waiting.count else { return }
+        guard inFlight == nil else { return }
+        guard head < waiting.count else { return endWhenIdle() }
+        idleEnd = nil
+        guard let discoverer = runningDiscoverer() else { return }
         let item = waiting[head]
         head += 1
         compactIfDrained()
@@ -79,6 +100,27 @@ public final class TagReader {
         discoverer.discover(item.uri) { [weak self] media in
             let read = media.map { Self.tags($0, includingImage: false) }
             EventLoop.main.post { self?.discovered(item, read) }
+        }
+    }
+
+    private func runningDiscoverer() -> Discoverer? {
+        if discoverer == nil, !unavailable {
+            do {
+                discoverer = try Discoverer(timeout: timeout)
+            } catch {
+                unavailable = true
+                onUnavailable?(error)
+            }
+        }
+        if discoverer == nil { removeAll() }
+        return discoverer
+    }
+
+    private func endWhenIdle() {
+        guard discoverer != nil, idleEnd == nil else { return }
+        // The fired timer is released by the next file's `startNext`, never inside its own callback.
+        idleEnd = EventLoop.main.schedule(after: idleLifetime) { [weak self] in
+            self?.discoverer = nil  // Discoverer's deinit stops its thread and waits for it
         }
     }
 

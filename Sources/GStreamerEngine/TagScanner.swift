@@ -56,13 +56,16 @@ public final class TagScanner: PlayerObserver {
 
     /// Hands the reader up to `batchSize` local files the player knows nothing about yet, looking at
     /// `lookSize` tracks at most. Remote ones are left to the engine: reading them would open a
-    /// connection per queued stream.
+    /// connection per queued stream. So is the track the engine has loaded (playing or paused): its tags
+    /// come with the stream, and reading it too would start the discoverer for nothing when a file is
+    /// opened on an empty queue.
     private func refill() {
         guard reader.pendingCount == 0 else { return }
+        let loaded = player.status == .stopped ? nil : player.currentTrackID
         var found: [EngineItem] = []
         let stop = min(unseen.count, head + Self.lookSize)
         while head < stop, found.count < Self.batchSize {
-            if let track = player.track(unseen[head]), Self.isLocal(track.uri), track.tags.title == nil,
+            if let track = player.track(unseen[head]), track.id != loaded, Self.isLocal(track.uri), track.tags.title == nil,
                track.duration == nil {
                 found.append(EngineItem(id: track.id, uri: track.uri))
             }

@@ -16,9 +16,7 @@ extension MPRISService {
             // KDE and GNOME take the name and icon from this installed desktop file (dbus/quaver.desktop).
             property("DesktopEntry", "s") { _ in .string("quaver") },
             property("SupportedUriSchemes", "as") { _ in .stringArray(OpenableURI.schemes) },
-            property("SupportedMimeTypes", "as") { service in
-                .stringArray(service.configuration.supportedMimeTypes)
-            },
+            property("SupportedMimeTypes", "as") { .stringArray($0.supportedMimeTypes) },
         ])
     }
 }

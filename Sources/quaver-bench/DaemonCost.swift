@@ -11,8 +11,9 @@ import TestSupport
 ///     private dbus-daemon ── quaverd ──▶ pulsesink ──▶ headless PulseAudio null sink
 ///                                        gst-launch-1.0 playbin (same file, same sink, same seconds)
 ///
-/// CPU per minute of playback (FLAC, Vorbis, MP3), while paused, while stopped with a long queue; peak
-/// RSS; spawn → MPRIS name owned; gapless joints recorded through wavenc. Without PulseAudio both
+/// CPU per minute of playback (FLAC, Vorbis, MP3), while paused, while stopped with a long queue; RSS at
+/// rest and peak RSS while playing; spawn → MPRIS name owned and → first answer; gapless joints recorded
+/// through wavenc. Without PulseAudio both
 /// players play into `fakesink sync=true`.
 struct DaemonCost: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,6 +28,8 @@ struct DaemonCost: ParsableCommand {
     var idleSeconds = 30.0
     @Option(help: "Tracks queued for the stopped measurement.")
     var queued = 20_000
+    @Option(help: "Seconds the daemon sits idle before its memory at rest is read.")
+    var restSeconds = 3.0
     @Option(help: "Daemon starts timed.")
     var spawns = 9
     @Option(help: "Sink for both players (default: pulsesink, or fakesink sync=true without PulseAudio).")
@@ -45,9 +48,10 @@ struct DaemonCost: ParsableCommand {
         try measureSpawnWithSavedQueue(bus, in: scratch.url)
         let quaverd = try BenchQuaverd(on: bus, output: sink, home: home)
         defer { quaverd.stop() }
+        try measureRest(quaverd)
         let floorRSS = try measurePlayback(quaverd, sink: sink, in: scratch.url)
         let playingRSS = Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024
-        BenchRow("peak RSS while playing, MB (VmHWM)", value: playingRSS, floor: floorRSS, format: "%.1f",
+        BenchRow("peak RSS while playing, empty queue, MB (VmHWM)", value: playingRSS, floor: floorRSS, format: "%.1f",
                  target: "< 30", ok: playingRSS < 30).emit()
         try measurePaused(quaverd, scratch.url)
         try measureStoppedWithQueue(quaverd, scratch.url)
@@ -60,15 +64,30 @@ struct DaemonCost: ParsableCommand {
         }
     }
 
+    /// Start-up with nothing saved: until the name is owned, and until the first call is answered.
     private func measureSpawn(_ bus: BenchBus, home: URL) throws {
-        let samples = try (0..<spawns).map { _ in
+        var owned: [Double] = [], answered: [Double] = []
+        for _ in 0..<spawns {
             let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
+            _ = try quaverd.get("PlaybackStatus")
+            answered.append(Double(EventLoop.monotonicMicroseconds - quaverd.spawnedAt) / 1000)
+            owned.append(Double(quaverd.startMicroseconds) / 1000)
             quaverd.stop()
-            return Double(quaverd.startMicroseconds) / 1000
         }
-        print("spawn → name owned, ms: \(list(samples, "%.1f"))")
-        BenchRow("spawn → bus name owned, ms (warm registry)", value: median(samples), floor: nil, format: "%.1f",
-                 target: "< 50", ok: median(samples) < 50).emit()
+        print("spawn → name owned, ms: \(list(owned, "%.1f")); spawn → first answer (empty state), ms: \(list(answered, "%.1f"))")
+        BenchRow("spawn → bus name owned, ms (warm registry)", value: median(owned), floor: nil, format: "%.1f",
+                 target: "< 50", ok: median(owned) < 50).emit()
+        BenchRow("spawn → first answer, ms (empty state)", value: median(answered), floor: nil, format: "%.1f",
+                 target: "—", ok: nil).emit()
+    }
+
+    /// Resident memory of a daemon that answered one call and then sat for `restSeconds`, nothing loaded.
+    private func measureRest(_ quaverd: BenchQuaverd) throws {
+        _ = try quaverd.get("PlaybackStatus")
+        Thread.sleep(forTimeInterval: restSeconds)
+        let rest = Double(ProcessCounters.residentKiB(quaverd.pid)) / 1024
+        print(String(format: "at rest: VmRSS %.1f MB, VmHWM %.1f MB", rest, Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024))
+        BenchRow("RSS at rest (idle, nothing loaded), MB", value: rest, floor: nil, format: "%.1f", target: "—", ok: nil).emit()
     }
 
     /// Start-up with a state file holding `queued` tracks, each with the tags a scan would have saved:

@@ -51,7 +51,7 @@ struct TagReadingProbe: ParsableCommand {
     @Option var reads = 5
 
     func run() throws {
-        let reader = try TagReader()
+        let reader = TagReader()
         var done = 0
         reader.onRead = { _, _, _ in done += 1 }
         let item = EngineItem(id: TrackID(1), uri: URL(fileURLWithPath: file).absoluteString)

@@ -59,7 +59,7 @@ final class Daemon {
             let notifier = makeNotifier(player, connection, artwork)
             recorder = makeRecorder(player)
             let service = MPRISService(player: player, connection: connection, configuration: .init(
-                supportedMimeTypes: GStreamerEngine.supportedMimeTypes(),
+                supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
                 artwork: artwork,
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
@@ -157,13 +157,10 @@ final class Daemon {
     }
 
     /// Without GstDiscoverer, titles still arrive when each track plays.
-    private func makeTagScanner(_ player: Player) -> TagScanner? {
-        do {
-            return TagScanner(player: player, reader: try TagReader())
-        } catch {
-            log.warning("queued tracks show tags only once played: \(error)")
-            return nil
-        }
+    private func makeTagScanner(_ player: Player) -> TagScanner {
+        let reader = TagReader()
+        reader.onUnavailable = { [log] error in log.warning("queued tracks show tags only once played: \(error)") }
+        return TagScanner(player: player, reader: reader)
     }
 
     /// The saved session first (a long one arrives after the first answers: SessionRecorder), then the

@@ -27,7 +27,7 @@ final class QuaverService {
         connection = try Connection(address: bus.address)
         player = Player(engine: engine)
         mpris = MPRISService(player: player, connection: connection, configuration: .init(
-            supportedMimeTypes: ["audio/flac"], artwork: ArtworkCache(directory: media.url.appendingPathComponent("art")),
+            supportedMimeTypes: { ["audio/flac"] }, artwork: ArtworkCache(directory: media.url.appendingPathComponent("art")),
             quit: {}))
         interface = QuaverInterface(mpris: mpris, version: "1.2.3-test")
         connection.export(mpris.exportedObject(adding: [interface.description]))

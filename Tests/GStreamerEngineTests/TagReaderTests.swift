@@ -12,7 +12,7 @@ final class TagReaderTests: XCTestCase {
 
     override func setUpWithError() throws {
         fixtures = try Fixtures.shared()
-        reader = try TagReader(readNowWait: .seconds(5))  // the content, not the timing, is tested here
+        reader = TagReader(readNowWait: .seconds(5))  // the content, not the timing, is tested here
         reader.onRead = { [unowned self] in read.append(($0, $1, $2)) }
     }
 
@@ -37,8 +37,25 @@ final class TagReaderTests: XCTestCase {
         XCTAssertEqual(read.first?.1.trackNumber, Fixtures.trackNumber)
     }
 
+    /// At rest there is no discoverer thread: it starts with the first file and ends `idleLifetime` after
+    /// the last, and a later file starts a new one.
+    func testDiscovererRunsOnlyWhileThereIsWork() {
+        let brief = TagReader(idleLifetime: 0.2)
+        var reported: [TrackID] = []
+        brief.onRead = { id, _, _ in reported.append(id) }
+        XCTAssertFalse(brief.isDiscovererRunning, "not started before the first file")
+        for number: UInt64 in [1, 2] {
+            brief.enqueue([item(number, fixtures.flac)])
+            XCTAssertTrue(brief.isDiscovererRunning)
+            XCTAssertTrue(EventLoop.main.run(until: { brief.pendingCount == 0 }, timeout: 10))
+            XCTAssertTrue(brief.isDiscovererRunning, "kept for the next file a while")
+            XCTAssertTrue(EventLoop.main.run(until: { !brief.isDiscovererRunning }, timeout: 5), "ended when idle")
+        }
+        XCTAssertEqual(reported, [TrackID(1), TrackID(2)])
+    }
+
     func testCapacityAndRemoveAll() throws {
-        let small = try TagReader(capacity: 2)
+        let small = TagReader(capacity: 2)
         XCTAssertEqual(small.enqueue((1...5).map { item($0, fixtures.flac) }), 2, "one reading, one waiting")
         small.removeAll()
         XCTAssertEqual(small.pendingCount, 1, "the file being read still reports")
@@ -70,7 +87,7 @@ final class TagReaderTests: XCTestCase {
     /// has gone, measured) holds `readNow`'s caller for the wait only, and later callers not at all: they
     /// get nil at once and their tracks are read in the background.
     func testReadNowNeverHoldsItsCallerLongerThanTheWait() throws {
-        let quick = try TagReader(readNowWait: .milliseconds(40))
+        let quick = TagReader(readNowWait: .milliseconds(40))
         let folder = try TemporaryDirectory(prefix: "tag-reader-fifo")
         let fifo = folder.url.appendingPathComponent("never written.flac")
         XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
