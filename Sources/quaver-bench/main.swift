@@ -29,6 +29,7 @@ struct QuaverBench: ParsableCommand {
             MPRISHammer.self,
             NetworkPlayback.self,
             QueueScale.self,
+            SnapcastPlayback.self,
             QueueScaleProbe.self,
             TagReading.self,
             TagReadingProbe.self,

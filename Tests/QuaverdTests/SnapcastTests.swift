@@ -164,37 +164,3 @@ final class SnapcastTests: XCTestCase {
     private var status: String? { property("PlaybackStatus")?.stringValue }
     private var positionSeconds: Double { Double(property("Position")?.int64Value ?? -1) / 1_000_000 }
 }
-
-/// The click track: 4 s of a quiet 440 Hz tone (to hear that the track plays), then `clickCount` clicks of
-/// 2 ms, one every half second, at 48 kHz, tagged so snapserver's metadata can be checked.
-final class SnapcastMedia {
-    static let title = "Snapcast Click Track"
-    static let artist = "The Quaver Rooms"
-    static let clickCount = 20
-    static let clickTrackSeconds = 14
-    let directory: TemporaryDirectory
-    var clickTrack: URL { directory.url.appendingPathComponent("clicks.flac") }
-    var lead: URL { directory.url.appendingPathComponent("lead.flac") }
-
-    private static var made: SnapcastMedia?
-    static func shared() throws -> SnapcastMedia {
-        if let made { return made }
-        let media = try SnapcastMedia()
-        made = media
-        return media
-    }
-
-    private init() throws {
-        directory = try TemporaryDirectory(prefix: "quaver-snapcast-media")
-        let path = directory.path
-        let format = ["-r", "48000", "-c", "2", "-b", "16"]
-        try Fixtures.run("sox", ["-q", "-n"] + format + ["\(path)/lead.wav", "synth", "4", "sine", "440", "vol", "0.1"])
-        try Fixtures.run("sox", ["-q", "-n"] + format + ["\(path)/period.wav", "synth", "0.002", "square", "1000", "vol", "0.9",
-                                                          "pad", "0", "0.498"])
-        try Fixtures.run("sox", ["-q", "\(path)/period.wav", "\(path)/clicks.wav", "repeat", "\(Self.clickCount - 1)"])
-        try Fixtures.run("sox", ["-q", "\(path)/lead.wav", "\(path)/clicks.wav", "\(path)/track.wav"])
-        try Fixtures.run("flac", ["-s", "-f", "-T", "TITLE=\(Self.title)", "-T", "ARTIST=\(Self.artist)",
-                                  "-o", clickTrack.path, "\(path)/track.wav"])
-        try Fixtures.run("flac", ["-s", "-f", "-o", lead.path, "\(path)/lead.wav"])
-    }
-}

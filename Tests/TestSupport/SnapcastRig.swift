@@ -246,3 +246,48 @@ public struct StereoRecording {
         return (slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(slice.count)).squareRoot()
     }
 }
+
+/// Media for Snapcast tests and benchmarks, made with sox and flac (before PulseAudio starts: they run
+/// through Foundation's Process). The click track: 4 s of a quiet 440 Hz tone (to hear that the track plays), then `clickCount` clicks of
+/// 2 ms, one every half second, at 48 kHz, tagged so snapserver's metadata can be checked.
+public final class SnapcastMedia {
+    public static let title = "Snapcast Click Track"
+    public static let artist = "The Quaver Rooms"
+    public static let clickCount = 20
+    public static let clickTrackSeconds = 14
+    public let directory: TemporaryDirectory
+    public var clickTrack: URL { directory.url.appendingPathComponent("clicks.flac") }
+    public var lead: URL { directory.url.appendingPathComponent("lead.flac") }
+
+    private static var made: SnapcastMedia?
+    public static func shared() throws -> SnapcastMedia {
+        if let made { return made }
+        let media = try SnapcastMedia()
+        made = media
+        return media
+    }
+
+    private init() throws {
+        directory = try TemporaryDirectory(prefix: "quaver-snapcast-media")
+        let path = directory.path
+        let format = ["-r", "48000", "-c", "2", "-b", "16"]
+        try Fixtures.run("sox", ["-q", "-n"] + format + ["\(path)/lead.wav", "synth", "4", "sine", "440", "vol", "0.1"])
+        try Fixtures.run("sox", ["-q", "-n"] + format + ["\(path)/period.wav", "synth", "0.002", "square", "1000", "vol", "0.9",
+                                                          "pad", "0", "0.498"])
+        try Fixtures.run("sox", ["-q", "\(path)/period.wav", "\(path)/clicks.wav", "repeat", "\(Self.clickCount - 1)"])
+        try Fixtures.run("sox", ["-q", "\(path)/lead.wav", "\(path)/clicks.wav", "\(path)/track.wav"])
+        try Fixtures.run("flac", ["-s", "-f", "-T", "TITLE=\(Self.title)", "-T", "ARTIST=\(Self.artist)",
+                                  "-o", clickTrack.path, "\(path)/track.wav"])
+        try Fixtures.run("flac", ["-s", "-f", "-o", lead.path, "\(path)/lead.wav"])
+    }
+
+    /// A 44.1 kHz stereo tone of `seconds`, as FLAC (made on first use: the benchmarks' long playback).
+    public func tone(seconds: Int) throws -> URL {
+        let tone = directory.url.appendingPathComponent("tone-\(seconds).flac")
+        if !FileManager.default.fileExists(atPath: tone.path) {
+            try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", tone.path, "synth", "\(seconds)",
+                                     "sine", "440", "vol", "0.3"])
+        }
+        return tone
+    }
+}
