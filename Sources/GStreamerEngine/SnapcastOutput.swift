@@ -4,6 +4,10 @@
 /// - The sink keeps GStreamer's clock (`sync=true`): samples leave at the pace they are heard, so the
 ///   position quaverd reports, a pause and a seek reach snapserver at once; paused, nothing is sent, and
 ///   snapserver's clients play silence until the stream comes back.
+/// - Each buffer leaves `leadNanoseconds` early (`ts-offset`), so snapserver always finds the next samples waiting in
+///   the socket: snapserver reads at its own pace and, when a read comes up short, jumps its stream's
+///   timestamps ahead ("onResync" in its log), which the rooms hear as a gap. Without the lead, a decoder
+///   or a thread of quaverd late by a few tens of ms on a busy machine did that (measured).
 /// - The converter sits after playbin's gapless switch, so a track at 44.1 kHz followed by one at 48 kHz
 ///   still joins without a gap: only the caps before the converter change.
 /// - tcpclientsink connects going to READY and fails there when nothing listens; a write error later is a
@@ -15,6 +19,8 @@ public struct SnapcastOutput: Sendable, Equatable {
     /// 16, 24 (in 4 bytes, as snapserver reads it) or 32.
     public var bits: Int
     public var channels: Int
+    /// How far ahead of the clock the samples are written: 100 ms.
+    static let leadNanoseconds = 100_000_000
 
     public init(host: String, port: Int, rate: Int, bits: Int, channels: Int) {
         self.host = host
@@ -38,6 +44,7 @@ public struct SnapcastOutput: Sendable, Equatable {
     public var sinkDescription: String {
         "audioconvert ! audioresample ! "
             + "audio/x-raw,format=\(sampleFormat),layout=interleaved,rate=\(rate),channels=\(channels) ! "
-            + "tcpclientsink host=\"\(host.filter { $0 != "\"" })\" port=\(port) sync=true"
+            + "tcpclientsink host=\"\(host.filter { $0 != "\"" })\" port=\(port) sync=true "
+            + "ts-offset=-\(Self.leadNanoseconds)"
     }
 }

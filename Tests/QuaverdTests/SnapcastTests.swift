@@ -39,8 +39,10 @@ final class SnapcastTests: XCTestCase {
         for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
             environment[key] = home.path + "/" + folder
         }
-        daemon = try SpawnedTool([productsDirectory.appendingPathComponent("quaverd").path], environment: environment,
-                                 output: home.path + "/quaverd.out", errors: home.path + "/quaverd.err")
+        // At snapserver's raised priority (SnapcastRig): starved for more than the output's 100 ms lead by
+        // builds on the same two cores, quaverd's late samples made snapserver jump ahead (measured).
+        daemon = try SpawnedTool(["nice", "-n", "-10", productsDirectory.appendingPathComponent("quaverd").path],
+                                 environment: environment, output: home.path + "/quaverd.out", errors: home.path + "/quaverd.err")
         client = try Connection(address: bus.address)
         XCTAssertTrue(eventually(timeout: 20) { self.status != nil || !self.daemon.isRunning },
                       "quaverd did not start: \(daemonLog)")

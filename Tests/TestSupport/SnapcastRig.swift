@@ -56,10 +56,14 @@ public final class SnapcastRig {
     }
 
     private var configuration: String { directory.path + "/snapserver.conf" }
+    private static let raisedPriority = ["nice", "-n", "-10"]
 
     /// Starts snapserver (again, after `stopServer`) and waits until its source and control ports listen.
     public func startServer() throws {
-        let server = try SpawnedTool(["snapserver", "-c", configuration], environment: environment,
+        // snapserver and snapclient run at a raised priority, as a deployment would (snapserver -d takes one):
+        // on a machine busy with builds their late wake-ups otherwise made snapserver jump its timestamps
+        // (gaps in the rooms) and the clients under-run. `nice` execs them, so the PID is theirs.
+        let server = try SpawnedTool(Self.raisedPriority + ["snapserver", "-c", configuration], environment: environment,
                                      output: directory.path + "/snapserver.out", errors: directory.path + "/snapserver.err")
         self.server = server
         let ports = [sourcePort, controlPort, streamPort]
@@ -94,7 +98,7 @@ public final class SnapcastRig {
         var clientEnvironment = pulse.environment
         clientEnvironment["HOME"] = directory.path
         for (number, sink) in [(1, "left"), (2, "right")] {
-            clients.append(try SpawnedTool(["snapclient", "-h", "127.0.0.1", "-p", "\(streamPort)", "--player", "pulse",
+            clients.append(try SpawnedTool(Self.raisedPriority + ["snapclient", "-h", "127.0.0.1", "-p", "\(streamPort)", "--player", "pulse",
                                             "-s", sink, "--hostID", "quaver-test-\(number)", "-i", "\(number)",
                                             "--logsink", "stderr"],
                                            environment: clientEnvironment, output: directory.path + "/client\(number).out",
