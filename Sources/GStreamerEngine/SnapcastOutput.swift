@@ -6,8 +6,8 @@
 ///   snapserver's clients play silence until the stream comes back.
 /// - Each buffer leaves `leadNanoseconds` early (`ts-offset`), so snapserver always finds the next samples waiting in
 ///   the socket: snapserver reads at its own pace and, when a read comes up short, jumps its stream's
-///   timestamps ahead ("onResync" in its log), which the rooms hear as a gap. Without the lead, a decoder
-///   or a thread of quaverd late by a few tens of ms on a busy machine did that (measured).
+///   timestamps ahead ("onResync" in its log), which the rooms hear as a gap. Without a lead, any delay
+///   upstream (a decoder, a thread of quaverd late on a busy machine) would reach snapserver as a short read.
 /// - The converter sits after playbin's gapless switch, so a track at 44.1 kHz followed by one at 48 kHz
 ///   still joins without a gap: only the caps before the converter change.
 /// - tcpclientsink connects going to READY and fails there when nothing listens; a write error later is a
