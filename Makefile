@@ -16,20 +16,21 @@ SYSTEMD_USER_DIR ?= $(DATADIR)/systemd/user
 ZSH_COMPLETIONS ?= $(DATADIR)/zsh/site-functions
 BUILD = .build/release
 
-INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver $(LIBEXECDIR)/swift-backtrace \
+INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver $(BINDIR)/quaver-snapcast-plugin $(LIBEXECDIR)/swift-backtrace \
 	$(SYSTEMD_USER_DIR)/quaverd.service \
 	$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service \
 	$(DATADIR)/applications/quaver.desktop \
 	$(DATADIR)/bash-completion/completions/quaver \
 	$(ZSH_COMPLETIONS)/_quaver \
 	$(DATADIR)/fish/vendor_completions.d/quaver.fish \
-	$(MANDIR)/man1/quaver.1 $(MANDIR)/man1/quaverd.1 \
+	$(MANDIR)/man1/quaver.1 $(MANDIR)/man1/quaverd.1 $(MANDIR)/man1/quaver-snapcast-plugin.1 \
 	$(DOCDIR)/config.example.toml
 
 .PHONY: build test demo bench install install-files uninstall deb
 build:
 	swift build -c release --product quaverd
 	swift build -c release --product quaver
+	swift build -c release --product quaver-snapcast-plugin
 
 test:
 	scripts/test
@@ -51,8 +52,9 @@ deb: build
 install-files:
 	install -Dm755 $(BUILD)/quaverd $(DESTDIR)$(BINDIR)/quaverd
 	install -Dm755 $(BUILD)/quaver $(DESTDIR)$(BINDIR)/quaver
+	install -Dm755 $(BUILD)/quaver-snapcast-plugin $(DESTDIR)$(BINDIR)/quaver-snapcast-plugin
 	# Debug info is most of a static release binary's size; the symbols stay for backtraces.
-	strip --strip-debug $(DESTDIR)$(BINDIR)/quaverd $(DESTDIR)$(BINDIR)/quaver
+	strip --strip-debug $(DESTDIR)$(BINDIR)/quaverd $(DESTDIR)$(BINDIR)/quaver $(DESTDIR)$(BINDIR)/quaver-snapcast-plugin
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(DATADIR)/applications
 	install -Dm755 $(SWIFT_BACKTRACER) $(DESTDIR)$(LIBEXECDIR)/swift-backtrace
 	sed -e 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' \
@@ -68,6 +70,7 @@ install-files:
 	$(BUILD)/quaver --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/quaver.fish
 	install -Dm644 man/quaver.1 $(DESTDIR)$(MANDIR)/man1/quaver.1
 	install -Dm644 man/quaverd.1 $(DESTDIR)$(MANDIR)/man1/quaverd.1
+	install -Dm644 man/quaver-snapcast-plugin.1 $(DESTDIR)$(MANDIR)/man1/quaver-snapcast-plugin.1
 	install -Dm644 config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
 
 uninstall:

@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "quaverd", targets: ["quaverd"]),
         .executable(name: "quaver", targets: ["quaver"]),
+        .executable(name: "quaver-snapcast-plugin", targets: ["quaver-snapcast-plugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -95,6 +96,10 @@ let package = Package(
         .executableTarget(name: "quaver",
                           dependencies: ["ControlAPI", "DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: v5),
+
+        // Snapcast's stream plugin for Quaver: JSON-RPC on stdin/stdout to snapserver, D-Bus to quaverd.
+        .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["ControlAPI", "DBus", "EventLoop"],
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",

@@ -8,6 +8,7 @@ public struct Configuration: Equatable, Sendable {
     public var interruptions = Interruptions()
     public var network = Network()
     public var notifications = Notifications()
+    public var snapcast = Snapcast()
     public var log = Log()
 
     public init() {}
@@ -15,8 +16,11 @@ public struct Configuration: Equatable, Sendable {
     /// `[audio]`
     public struct Audio: Equatable, Sendable {
         /// `output`: a GStreamer sink description for playbin's `audio-sink`, e.g. `pulsesink` or
-        /// `pulsesink device=alsa_output.usb`. Not empty.
+        /// `pulsesink device=alsa_output.usb`, or `snapcast` (the `[snapcast]` section says where). Not empty.
         public var output = "pulsesink"
+
+        /// The `output` that sends the sound to a Snapcast server instead of a sound card.
+        public static let snapcastOutput = "snapcast"
     }
 
     /// `[playback]`
@@ -78,6 +82,17 @@ public struct Configuration: Equatable, Sendable {
         public var timeoutSeconds = 0.0
     }
 
+    /// `[snapcast]`: where `output = "snapcast"` sends the sound. The defaults are snapserver's own: its
+    /// `tcp` source listens on port 4953 and reads 48000:16:2 unless told otherwise.
+    public struct Snapcast: Equatable, Sendable {
+        /// `host`: the address of snapserver's `tcp` source (mode=server), a name or an IP address.
+        public var host = "127.0.0.1"
+        /// `port`: its port, 1…65535.
+        public var port = 4953
+        /// `sample-format`: `rate:bits:channels`, as the stream's `sampleformat` in snapserver.conf.
+        public var sampleFormat = SnapcastSampleFormat(rate: 48_000, bits: 16, channels: 2)
+    }
+
     /// `[log]`
     public struct Log: Equatable, Sendable {
         /// `level`: the least severe messages written.
@@ -89,6 +104,35 @@ public struct Configuration: Equatable, Sendable {
 /// auto: the album's gain for a track whose neighbour in play order is from the same album, else the track's.
 public enum ReplayGainMode: String, CaseIterable, Sendable {
     case off, track, album, auto
+}
+
+/// snapserver's `sampleformat`, `rate:bits:channels`, e.g. `48000:16:2`.
+public struct SnapcastSampleFormat: Equatable, Sendable, CustomStringConvertible {
+    public static let rates = 8_000...192_000
+    /// snapserver reads 16- and 32-bit samples, and 24-bit ones in 4 bytes each (`S24_32LE`).
+    public static let bitDepths = [16, 24, 32]
+    public static let channelCounts = 1...8
+
+    public let rate: Int
+    public let bits: Int
+    public let channels: Int
+
+    public init(rate: Int, bits: Int, channels: Int) {
+        self.rate = rate
+        self.bits = bits
+        self.channels = channels
+    }
+
+    /// Parses `rate:bits:channels`; nil when a part is missing or out of range.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let rate = parts[0], let bits = parts[1], let channels = parts[2],
+              Self.rates.contains(rate), Self.bitDepths.contains(bits), Self.channelCounts.contains(channels)
+        else { return nil }
+        self.init(rate: rate, bits: bits, channels: channels)
+    }
+
+    public var description: String { "\(rate):\(bits):\(channels)" }
 }
 
 /// Log levels, named as swift-log names them.

@@ -34,6 +34,9 @@ struct Setting {
         proxy("network", "proxy", \.network.proxy),
         flag("notifications", "enabled", \.notifications.enabled),
         number("notifications", "timeout-seconds", \.notifications.timeoutSeconds, 0...3600),
+        host("snapcast", "host", \.snapcast.host),
+        integer("snapcast", "port", \.snapcast.port, 1...65_535),
+        sampleFormat("snapcast", "sample-format", \.snapcast.sampleFormat),
         choice("log", "level", \.log.level),
     ]
 
@@ -100,6 +103,32 @@ struct Setting {
                       parts.host?.isEmpty == false else { return expected }
             }
             configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// A host name or an IP address (IPv6 without brackets): letters, digits, `.`, `-` and `:` only, so
+    /// it can go into the output's sink description as it is.
+    private static func host(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:")
+            guard let text = value.string, !text.isEmpty, text.count <= 253, text.allSatisfy(allowed.contains) else {
+                return "a host name or an IP address, such as \"127.0.0.1\""
+            }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    private static func sampleFormat(_ section: String, _ key: String,
+                                     _ field: WritableKeyPath<Configuration, SnapcastSampleFormat>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let format = value.string.flatMap(SnapcastSampleFormat.init) else {
+                let rates = SnapcastSampleFormat.rates, channels = SnapcastSampleFormat.channelCounts
+                return "\"rate:bits:channels\" such as \"48000:16:2\" (rate \(rates.lowerBound) to \(rates.upperBound), "
+                    + "bits 16, 24 or 32, \(channels.lowerBound) to \(channels.upperBound) channels)"
+            }
+            configuration[keyPath: field] = format
             return nil
         }
     }

@@ -99,7 +99,7 @@ extension GStreamerEngine {
     private func failed(_ error: GStreamerError, from message: Message) {
         let fromOutput = message.source.map(output.contains) ?? false
         if fromOutput && (outputWorked || recovery != nil) {
-            outputLost()
+            outputLost(error.message)
             return
         }
         guard let item = handover.pending ?? current else { return }

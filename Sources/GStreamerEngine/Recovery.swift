@@ -1,14 +1,16 @@
 import EventLoop
 import GStreamer
+import Logging
 import PlayerCore
 
 /// Sound server lost while playing: the pipeline is dead (repeated errors). NULL → PAUSED → seek →
 /// PLAYING brings it back (docs/platform.md, "GStreamer behaviour"), so the engine retries every second, as an interruption:
-/// `.interruption(began: true)` now, `.interruption(began: false)` once the output plays again.
+/// `.interruption(began: true)` now, `.interruption(began: false)` once the output plays again. The log
+/// says so once per outage: a Snapcast server that went away has no other watcher to tell the user.
 extension GStreamerEngine {
     static let recoveryInterval = 1.0
 
-    func outputLost() {
+    func outputLost(_ reason: String) {
         guard recovery == nil || preroll != nil else { return }  // already waiting for the next attempt
         recoveryPosition = preroll?.position ?? queuedSeek?.target ?? position ?? .zero
         reportSeekAfterRecovery = preroll?.reportSeek ?? (queuedSeek ?? seekInFlight)?.report ?? false
@@ -18,7 +20,11 @@ extension GStreamerEngine {
         seekInFlight = nil
         queuedSeek = nil
         lastPosition = recoveryPosition
-        if firstLoss { emit(.interruption(began: true)) }
+        if firstLoss {
+            Logger(label: "quaverd").warning(
+                "the sound output stopped (\(reason)): trying again every second; playback resumes where it was")
+            emit(.interruption(began: true))
+        }
         recovery = EventLoop.main.schedule(after: Self.recoveryInterval) { [weak self] in
             self?.reconnect()
         }

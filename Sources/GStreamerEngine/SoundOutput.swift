@@ -8,15 +8,17 @@ public enum SoundOutput {
 
     /// `requested`, unless it cannot open: then the log says so plainly and the daemon runs on `fallback`.
     /// pulsesink connects to the sound server when it goes to READY and fails there when none is reachable
-    /// (docs/platform.md, "GStreamer behaviour": it fails loudly, unlike autoaudiosink).
-    public static func choose(_ requested: String, log: Logger) -> String {
+    /// (docs/platform.md, "GStreamer behaviour": it fails loudly, unlike autoaudiosink); so does tcpclientsink
+    /// when nothing listens. `serverHint` tells the user what to start.
+    public static func choose(_ requested: String, log: Logger,
+                              serverHint: String = "Start PulseAudio or PipeWire") -> String {
         GStreamer.initialize()
         guard let sink = try? Element.parse(requested) else { return requested }  // the engine reports the parse error
         defer { sink.setState(.null) }
         if sink.setState(.ready) != .failure { return requested }
         log.error("""
             no sound server reachable: "\(requested)" cannot open its output; playing silently into \
-            "\(fallback)" (the position still advances). Start PulseAudio or PipeWire and restart quaverd.
+            "\(fallback)" (the position still advances). \(serverHint) and restart quaverd.
             """)
         return fallback
     }

@@ -30,6 +30,7 @@ struct QuaverBench: ParsableCommand {
             NetworkPlayback.self,
             QueueScale.self,
             ReplayGainCost.self,
+            SnapcastPlayback.self,
             QueueScaleProbe.self,
             TagReading.self,
             TagReadingProbe.self,

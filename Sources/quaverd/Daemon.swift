@@ -45,7 +45,7 @@ final class Daemon {
         do {
             let connection = try connect()
             try claimName(on: connection)
-            let sink = SoundOutput.choose(options.output ?? settings.audio.output, log: log)
+            let sink = chooseOutput()
             log.info("sound output: \(sink)")
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
                                                                  replayGain: replayGain()))
@@ -90,6 +90,18 @@ final class Daemon {
             log.critical("cannot start: \(error)")
             return 1
         }
+    }
+
+    /// `--output`, else `[audio] output`; `snapcast` is the sink for the server the `[snapcast]` section names.
+    private func chooseOutput() -> String {
+        let requested = options.output ?? settings.audio.output
+        guard requested == Configuration.Audio.snapcastOutput else { return SoundOutput.choose(requested, log: log) }
+        let snapcast = settings.snapcast, format = snapcast.sampleFormat
+        let output = SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate, bits: format.bits,
+                                    channels: format.channels)
+        let source = "tcp://\(snapcast.host):\(snapcast.port)?name=Quaver&mode=server"
+        return SoundOutput.choose(output.sinkDescription, log: log,
+                                  serverHint: "Start snapserver with the source \(source) in snapserver.conf")
     }
 
     /// The cache and state folders, once, at start (the umask covers what is created from now on). The

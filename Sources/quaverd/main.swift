@@ -17,7 +17,7 @@ struct Quaverd: ParsableCommand {
         version: quaverVersion)
 
     @Option(name: .customLong("output"),
-            help: "GStreamer sink or sink pipeline to play into, e.g. \"pulsesink\" or \"fakesink sync=true\"; overrides [audio] output of the settings.")
+            help: "GStreamer sink or sink pipeline to play into, e.g. \"pulsesink\" or \"fakesink sync=true\", or \"snapcast\" (to the server [snapcast] names); overrides [audio] output of the settings.")
     var output: String?
 
     @Option(name: .customLong("config"),

@@ -65,6 +65,10 @@ final class ConfigurationTests: XCTestCase {
             [notifications]
             enabled = true
             timeout-seconds = 4.5
+            [snapcast]
+            host = "kitchen.local"
+            port = 1704
+            sample-format = "44100:24:1"
             [log]
             level = "debug"
             """)
@@ -88,6 +92,9 @@ final class ConfigurationTests: XCTestCase {
         expected.network.proxy = "http://127.0.0.1:3128"
         expected.notifications.enabled = true
         expected.notifications.timeoutSeconds = 4.5
+        expected.snapcast.host = "kitchen.local"
+        expected.snapcast.port = 1704
+        expected.snapcast.sampleFormat = SnapcastSampleFormat(rate: 44_100, bits: 24, channels: 1)
         expected.log.level = .debug
         XCTAssertEqual(try Configuration.load(from: url), expected)
     }
@@ -97,6 +104,9 @@ final class ConfigurationTests: XCTestCase {
     }
 
     func testBadValuesNameTheKeyAndWhatWasExpected() throws {
+        let host = "expected a host name or an IP address, such as \"127.0.0.1\", found "
+        let sampleFormat = "expected \"rate:bits:channels\" such as \"48000:16:2\" (rate 8000 to 192000, bits 16, 24 or 32, "
+            + "1 to 8 channels), found "
         let cases: [(String, String, String)] = [
             ("[network]\nretries = 500\n", "network.retries", "expected an integer from 0 to 100, found 500"),
             ("[network]\nretries = \"5\"\n", "network.retries", "expected an integer from 0 to 100, found \"5\""),
@@ -121,6 +131,13 @@ final class ConfigurationTests: XCTestCase {
              "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"proxy:3128\""),
             ("[network]\nproxy = \"file:///tmp/x\"\n", "network.proxy",
              "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"file:///tmp/x\""),
+            ("[snapcast]\nport = 0\n", "snapcast.port", "expected an integer from 1 to 65535, found 0"),
+            ("[snapcast]\nhost = \"a b\"\n", "snapcast.host", host + "\"a b\""),
+            ("[snapcast]\nhost = \"x\\\" ! filesink location=/tmp/y\"\n", "snapcast.host",
+             host + "\"x\" ! filesink location=/tmp/y\""),
+            ("[snapcast]\nsample-format = \"48000:8:2\"\n", "snapcast.sample-format", sampleFormat + "\"48000:8:2\""),
+            ("[snapcast]\nsample-format = \"48000:16\"\n", "snapcast.sample-format", sampleFormat + "\"48000:16\""),
+            ("[snapcast]\nsample-format = \"1000:16:2\"\n", "snapcast.sample-format", sampleFormat + "\"1000:16:2\""),
         ]
         for (text, key, message) in cases {
             let refused = try error(text)
@@ -133,7 +150,7 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [notifications], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [notifications], [snapcast], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
         XCTAssertEqual(key.message, "unknown key; [audio] has output")

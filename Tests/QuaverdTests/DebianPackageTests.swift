@@ -43,7 +43,8 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertTrue(recommends.contains("gstreamer1.0-plugins-ugly") && recommends.contains("gstreamer1.0-libav"))
 
         let contents = try run("dpkg-deb", ["-c", deb]).out
-        for path in ["./usr/bin/quaverd", "./usr/bin/quaver", "./usr/lib/systemd/user/quaverd.service",
+        for path in ["./usr/bin/quaverd", "./usr/bin/quaver", "./usr/bin/quaver-snapcast-plugin",
+                     "./usr/share/man/man1/quaver-snapcast-plugin.1.gz", "./usr/lib/systemd/user/quaverd.service",
                      "./usr/share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                      "./usr/share/applications/quaver.desktop", "./usr/share/bash-completion/completions/quaver",
                      "./usr/share/zsh/vendor-completions/_quaver", "./usr/share/fish/vendor_completions.d/quaver.fish",

@@ -18,7 +18,8 @@ final class InstallTests: XCTestCase {
             return result.status
         }
         XCTAssertEqual(try make("install-files"), 0)
-        let expected = ["bin/quaverd", "bin/quaver", "libexec/quaver/swift-backtrace", "share/systemd/user/quaverd.service",
+        let expected = ["bin/quaverd", "bin/quaver", "bin/quaver-snapcast-plugin", "share/man/man1/quaver-snapcast-plugin.1",
+                        "libexec/quaver/swift-backtrace", "share/systemd/user/quaverd.service",
                         "share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                         "share/applications/quaver.desktop", "share/bash-completion/completions/quaver",
                         "share/zsh/site-functions/_quaver", "share/fish/vendor_completions.d/quaver.fish",

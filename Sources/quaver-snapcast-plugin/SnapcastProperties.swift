@@ -1,0 +1,75 @@
+import DBus
+import Foundation
+
+/// MPRIS Player properties as Snapcast's stream plugin API names them (`Plugin.Stream.Player.Properties`):
+/// lower-case status words, volume in percent, times in seconds, and the track as `metadata`.
+enum SnapcastProperties {
+    /// With quaverd not on the bus: stopped, nothing can be done.
+    static let absent: [String: Any] = [
+        "playbackStatus": "stopped", "canControl": false, "canPlay": false, "canPause": false,
+        "canSeek": false, "canGoNext": false, "canGoPrevious": false,
+    ]
+
+    static func from(_ player: [String: DBusValue], artwork: Artwork) -> [String: Any] {
+        guard !player.isEmpty else { return absent }
+        var properties: [String: Any] = [
+            "playbackStatus": (player["PlaybackStatus"]?.stringValue ?? "Stopped").lowercased(),
+            "loopStatus": (player["LoopStatus"]?.stringValue ?? "None").lowercased(),
+            "shuffle": player["Shuffle"]?.boolValue ?? false,
+            "volume": Int(((player["Volume"]?.doubleValue ?? 1) * 100).rounded().clamped(to: 0...100)),
+            "rate": player["Rate"]?.doubleValue ?? 1,
+            "position": Double(player["Position"]?.int64Value ?? 0) / 1_000_000,
+            "metadata": metadata(player["Metadata"]?.dictionaryValue ?? [:], artwork: artwork),
+        ]
+        for (mpris, snapcast) in [("CanGoNext", "canGoNext"), ("CanGoPrevious", "canGoPrevious"), ("CanPlay", "canPlay"),
+                                  ("CanPause", "canPause"), ("CanSeek", "canSeek"), ("CanControl", "canControl")] {
+            properties[snapcast] = player[mpris]?.boolValue ?? false
+        }
+        return properties
+    }
+
+    /// The MPRIS Metadata map in Snapcast's tag names. A `file://` cover goes as `artData` (the image itself,
+    /// which snapserver serves to its clients over HTTP): a path on this machine means nothing to Snapweb.
+    static func metadata(_ mpris: [String: DBusValue], artwork: Artwork) -> [String: Any] {
+        var tags: [String: Any] = [:]
+        if let id = mpris["mpris:trackid"]?.objectPathValue { tags["trackId"] = id.description }
+        if let length = mpris["mpris:length"]?.int64Value { tags["duration"] = Double(length) / 1_000_000 }
+        for (key, tag) in [("xesam:title", "title"), ("xesam:album", "album"), ("xesam:url", "url"),
+                           ("xesam:contentCreated", "contentCreated")] {
+            if let text = mpris[key]?.stringValue { tags[tag] = text }
+        }
+        for (key, tag) in [("xesam:artist", "artist"), ("xesam:albumArtist", "albumArtist"), ("xesam:genre", "genre"),
+                           ("xesam:composer", "composer")] {
+            if let list = mpris[key]?.stringArrayValue, !list.isEmpty { tags[tag] = list }
+        }
+        for (key, tag) in [("xesam:trackNumber", "trackNumber"), ("xesam:discNumber", "discNumber")] {
+            if let number = mpris[key]?.int64Value { tags[tag] = Int(number) }
+        }
+        if let url = mpris["mpris:artUrl"]?.stringValue {
+            if let image = artwork.image(at: url) { tags["artData"] = image } else if !url.hasPrefix("file:") { tags["artUrl"] = url }
+        }
+        return tags
+    }
+}
+
+/// Local cover files read once each, as snapserver's `artData`: `{"data": base64, "extension": "png"}`.
+final class Artwork {
+    /// Larger files are not sent (Quaver's cached covers are far smaller).
+    static let maximumBytes = 4 << 20
+    private var images: [String: [String: String]] = [:]
+
+    func image(at url: String) -> [String: String]? {
+        if let image = images[url] { return image }
+        guard let file = URL(string: url), file.isFileURL,
+              let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int,
+              size <= Self.maximumBytes, let data = try? Data(contentsOf: file) else { return nil }
+        let type = file.pathExtension.lowercased()
+        let image = ["data": data.base64EncodedString(), "extension": type == "jpeg" ? "jpg" : type]
+        images = [url: image]  // the current track's cover only
+        return image
+    }
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+}
