@@ -89,11 +89,12 @@ final class HTTPSAndRedirectTests: XCTestCase {
 
         play(engine, url, id: 2).wait(for: .trackStarted(TrackID(2)), timeout: 20)
         engine.stop()
-        XCTAssertTrue(eventually(timeout: 5) { net.server.accessLog.count >= logged + 2 }, "\(net.server.accessLog)")
-        let resumed = Array(net.server.accessLog.dropFirst(logged).prefix(2))
-        XCTAssertEqual(resumed.map(\.status), [302, 206], "\(resumed)")
-        XCTAssertTrue(resumed.allSatisfy { $0.range?.hasPrefix("bytes=\(resumeAt)-") == true },
-                      "the Range goes along to the new location: \(resumed)")
+        // The server logs a request when it ends: the first play's cancelled download may be logged after
+        // `logged` was counted, so the resumed requests are picked out by their Range.
+        let resumed = { net.server.accessLog.dropFirst(logged).filter { $0.range?.hasPrefix("bytes=\(resumeAt)-") == true } }
+        XCTAssertTrue(eventually(timeout: 5) { resumed().count >= 2 },
+                      "the Range goes along to the new location: \(net.server.accessLog)")
+        XCTAssertEqual(resumed().prefix(2).map(\.status), [302, 206], "\(net.server.accessLog)")
     }
 
     /// A server that speaks HTTP/2 only (ALPN h2, nothing else: our own, on python3-h2) plays and is cached.

@@ -1,3 +1,5 @@
+import ControlAPI
+import DBus
 import Foundation
 import TestSupport
 import XCTest
@@ -89,6 +91,14 @@ final class SettingsTests: XCTestCase {
         let daemon = try daemon(settings: "[playback]\nreplaygain = \"track\"\nresume-on-start = false\n", [tagged.path],
                                 options: ["--play", "--output",
                                           "audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink location=\"\(written.path)\""])
+        let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
+        XCTAssertEqual(paths.count, 3)
+        daemon.waitUntil("every album read", timeout: 20) {
+            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
+            let albums = (reply?.first?.arrayValue ?? []).map { $0.dictionaryValue?["xesam:album"]?.unwrapped.stringValue }
+            return albums == ["One", "One", "Two"]
+        }
+        _ = try daemon.call("Play")
         daemon.waitUntil("played to the end", timeout: 30) {
             daemon.status == "Stopped" && ((try? FileManager.default.attributesOfItem(atPath: written.path)[.size] as? Int) ?? 0) > 1_000_000
         }
@@ -99,7 +109,8 @@ final class SettingsTests: XCTestCase {
     }
 
     /// Two tracks of one album, then one of another, all tagged track −6 dB and album −10 dB: "auto" plays the
-    /// album's two at the album gain and the lone one at its track gain (tags read in the background decide).
+    /// album's two at the album gain and the lone one at its track gain (tags read in the background decide;
+    /// the test plays once they are read, so a loaded machine cannot make them late).
     func testReplayGainAutoTakesTheAlbumGainWithinAnAlbumAndTheTrackGainAlone() throws {
         let music = try TemporaryDirectory(prefix: "replaygain-auto")
         let files = try [("a1", "One"), ("a2", "One"), ("b", "Two")].map { name, album in
@@ -114,10 +125,17 @@ final class SettingsTests: XCTestCase {
         }
         let written = music.url.appendingPathComponent("out.wav")
         let daemon = try daemon(settings: "[playback]\nreplaygain = \"auto\"\nresume-on-start = false\n", files.map(\.path),
-                                // In real time (a synchronised fakesink beside the file), as heard: the tags read in
-                                // the background arrive while the first track plays, not after it was written.
-                                options: ["--play", "--output", "tee name=split ! queue ! fakesink sync=true split. ! queue ! "
+                                // In real time (a synchronised fakesink beside the file), as heard.
+                                options: ["--output", "tee name=split ! queue ! fakesink sync=true split. ! queue ! "
                                           + "audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink location=\"\(written.path)\""])
+        let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
+        XCTAssertEqual(paths.count, 3)
+        daemon.waitUntil("every album read", timeout: 20) {
+            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
+            let albums = (reply?.first?.arrayValue ?? []).map { $0.dictionaryValue?["xesam:album"]?.unwrapped.stringValue }
+            return albums == ["One", "One", "Two"]
+        }
+        _ = try daemon.call("Play")
         daemon.waitUntil("played to the end", timeout: 30) {
             daemon.status == "Stopped" && ((try? FileManager.default.attributesOfItem(atPath: written.path)[.size] as? Int) ?? 0) > 1_000_000
         }
