@@ -49,8 +49,9 @@ let package = Package(
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
         .target(name: "PlayerCore", swiftSettings: v5),
-        // The control API: bus name, paths, interface names, LoopStatus spellings, path → file:// URI. Pure Swift.
-        .target(name: "ControlAPI", swiftSettings: v5),
+        // The control API: bus name, paths, interface names, LoopStatus spellings (and the core loop modes they
+        // name), path → file:// URI. Pure Swift.
+        .target(name: "ControlAPI", dependencies: ["PlayerCore"], swiftSettings: v5),
         // The release's version, the one place quaverd, quaver and the package (Makefile) take it from.
         .target(name: "QuaverVersion", swiftSettings: v5),
         // Pure text for the CLI: outside text made inert on a terminal, JSON, --format templates.

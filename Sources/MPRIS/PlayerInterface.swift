@@ -75,13 +75,7 @@ extension MPRISService {
         }
     }
 
-    var loopStatus: String {
-        switch player.loopMode {
-        case .none: return ControlAPI.LoopStatus.none.rawValue
-        case .track: return ControlAPI.LoopStatus.track.rawValue
-        case .playlist: return ControlAPI.LoopStatus.playlist.rawValue
-        }
-    }
+    var loopStatus: String { ControlAPI.LoopStatus(player.loopMode).rawValue }
 
     /// True whenever there is a current track: Previous then always does something — it goes back, or
     /// restarts the track when there is nothing before it. playerctl refuses `previous` while this is false.
@@ -89,12 +83,10 @@ extension MPRISService {
 
 
     private func setLoopStatus(_ value: DBusValue) throws {
-        switch value.stringValue.flatMap(ControlAPI.LoopStatus.init(rawValue:)) {
-        case .none?: player.setLoopMode(.none)
-        case .track?: player.setLoopMode(.track)
-        case .playlist?: player.setLoopMode(.playlist)
-        case nil: throw DBusError.invalidArgs("LoopStatus must be None, Track or Playlist")
+        guard let status = value.stringValue.flatMap(ControlAPI.LoopStatus.init(rawValue:)) else {
+            throw DBusError.invalidArgs("LoopStatus must be None, Track or Playlist")
         }
+        player.setLoopMode(status.loopMode)
     }
 
     /// Rate 0 means Pause (docs/mpris.md, "Properties"); other values outside MinimumRate…MaximumRate, and NaN, are refused.

@@ -65,22 +65,10 @@ extension SavedMetadata {
 
 extension LoopMode {
     /// The MPRIS LoopStatus names, which the state file uses.
-    var savedName: String {
-        switch self {
-        case .none: return ControlAPI.LoopStatus.none.rawValue
-        case .track: return ControlAPI.LoopStatus.track.rawValue
-        case .playlist: return ControlAPI.LoopStatus.playlist.rawValue
-        }
-    }
+    var savedName: String { ControlAPI.LoopStatus(self).rawValue }
 
     /// An unknown name (a file from a newer Quaver) means no looping.
-    init(savedName: String) {
-        switch ControlAPI.LoopStatus(rawValue: savedName) {
-        case .track?: self = .track
-        case .playlist?: self = .playlist
-        case .none?, nil: self = .none
-        }
-    }
+    init(savedName: String) { self = ControlAPI.LoopStatus(rawValue: savedName)?.loopMode ?? .none }
 }
 
 extension Duration {
