@@ -147,20 +147,20 @@ public final class QuaverInterface: PlayerObserver {
     }
 
     private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool, _ reply: PendingReply) {
-        QueueEditInSlices(mpris, uris, at: position, replacing: false) { [weak self] ids in
+        QueueEditInSlices(mpris, uris, at: position, replacing: false) { [weak self] ids, paths in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
                 player.goTo(first)
                 player.play()
             }
-            reply.finish([.objectPathArray(ids.map(TrackPath.path))])
+            reply.finish([paths])
         }.start()
     }
 
     /// `play` false keeps Playing, Paused or Stopped as it was (`Player.replace`).
     private func replaceQueue(_ uris: [String], play: Bool, _ reply: PendingReply) {
-        QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] ids in
+        QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] _, paths in
             if play { self?.player.play() }
-            reply.finish([.objectPathArray(ids.map(TrackPath.path))])
+            reply.finish([paths])
         }.start()
     }
 

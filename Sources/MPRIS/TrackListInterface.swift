@@ -75,11 +75,12 @@ extension MPRISService {
         for id in ids { emit(Self.trackListInterface, "TrackRemoved", [.objectPath(TrackPath.path(of: id))]) }
     }
 
-    func announceReplaced() {
+    /// - Parameter paths: the queue's track paths (`ao`) if the caller has them already.
+    func announceReplaced(paths: DBusValue? = nil) {
         tracksRemoved = []
         let current = player.currentTrackID.map(TrackPath.path(of:)) ?? TrackPath.noTrack
         emit(Self.trackListInterface, "TrackListReplaced",
-             [.objectPathArray(player.trackIDs.map(TrackPath.path(of:))), .objectPath(current)])
+             [paths ?? .objectPathArray(player.trackIDs.map(TrackPath.path(of:))), .objectPath(current)])
     }
 
     /// One TrackMetadataChanged per track whose metadata changed during the loop turn.
