@@ -166,9 +166,14 @@ public final class QuaverInterface: PlayerObserver {
 
     /// The checks of OpenUri and AddTrack for a whole batch, `checkSlice` items per turn of the loop (each
     /// file is looked up on disk: 20 000 of them at once held every other caller for 70 ms), then `apply`,
-    /// which answers. The first refusal is the reply instead, and nothing is applied.
-    private func checkInSlices(_ uris: [String], from start: Int = 0, _ reply: PendingReply,
+    /// which answers. The first refusal is the reply instead, and nothing is applied. A batch of more than
+    /// one slice is not looked at in the turn that read the call: converting 100 000 URIs is that turn's share.
+    private func checkInSlices(_ uris: [String], from start: Int? = nil, _ reply: PendingReply,
                                apply: @escaping () throws -> Void) {
+        guard let start = start ?? (uris.count > Self.checkSlice ? nil : 0) else {
+            EventLoop.main.post { [weak self] in self?.checkInSlices(uris, from: 0, reply, apply: apply) }
+            return
+        }
         let end = min(uris.count, start + Self.checkSlice)
         do {
             try check(uris, start..<end)
