@@ -89,7 +89,7 @@ public final class QuaverInterface: PlayerObserver {
                 this.checkInSlices(uris, reply) { this.replaceQueue(uris, play: play, reply) }
             },
             method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
-                this.player.remove(try this.queuedTracks(args[0].arrayValue ?? []))
+                this.mpris.removeTracks(try this.queuedTracks(args[0].arrayValue ?? []))
                 return []
             },
             method("MoveTrack", [Argument("id", "o"), Argument("after", "o")]) { this, args in
