@@ -107,11 +107,22 @@ public final class MPRISService: PlayerObserver {
         editsInSlices += 1
     }
 
-    func endEditInSlices() {
-        editsInSlices -= 1
-        guard editsInSlices == 0, trackListChangedMeanwhile else { return }
-        trackListChangedMeanwhile = false
-        trackListChanged { announceRemoved(); announceReplaced() }
+    /// Calls `finished` once the edit's TrackListReplaced (if any) is sent. Its track list is built over
+    /// several turns while the edit still counts as under way, so no other track-list signal goes out in
+    /// between; if the queue changed meanwhile, the signal is built again from the queue as it is then.
+    func endEditInSlices(then finished: @escaping () -> Void) {
+        guard editsInSlices == 1, trackListChangedMeanwhile else {
+            editsInSlices -= 1
+            return finished()
+        }
+        TrackPathsInSlices(player.trackIDs) { [weak self] ids, paths in
+            defer { finished() }
+            guard let self else { return }
+            self.editsInSlices -= 1
+            self.trackListChangedMeanwhile = false
+            let unchanged = self.player.trackIDs == ids
+            self.trackListChanged { self.announceRemoved(); self.announceReplaced(paths: unchanged ? paths : nil) }
+        }.start()
     }
 
     private func trackListChanged(_ announce: () -> Void) {

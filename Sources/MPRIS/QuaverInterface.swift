@@ -89,7 +89,7 @@ public final class QuaverInterface: PlayerObserver {
                 this.checkInSlices(uris, reply) { this.replaceQueue(uris, play: play, reply) }
             },
             method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
-                this.player.remove(try this.queuedTracks(args[0].arrayValue ?? []))
+                this.mpris.removeTracks(try this.queuedTracks(args[0].arrayValue ?? []))
                 return []
             },
             method("MoveTrack", [Argument("id", "o"), Argument("after", "o")]) { this, args in
@@ -147,28 +147,33 @@ public final class QuaverInterface: PlayerObserver {
     }
 
     private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool, _ reply: PendingReply) {
-        QueueEditInSlices(mpris, uris, at: position, replacing: false) { [weak self] ids in
+        QueueEditInSlices(mpris, uris, at: position, replacing: false) { [weak self] ids, paths in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
                 player.goTo(first)
                 player.play()
             }
-            reply.finish([.objectPathArray(ids.map(TrackPath.path))])
+            reply.finish([paths])
         }.start()
     }
 
     /// `play` false keeps Playing, Paused or Stopped as it was (`Player.replace`).
     private func replaceQueue(_ uris: [String], play: Bool, _ reply: PendingReply) {
-        QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] ids in
+        QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] _, paths in
             if play { self?.player.play() }
-            reply.finish([.objectPathArray(ids.map(TrackPath.path))])
+            reply.finish([paths])
         }.start()
     }
 
     /// The checks of OpenUri and AddTrack for a whole batch, `checkSlice` items per turn of the loop (each
     /// file is looked up on disk: 20 000 of them at once held every other caller for 70 ms), then `apply`,
-    /// which answers. The first refusal is the reply instead, and nothing is applied.
-    private func checkInSlices(_ uris: [String], from start: Int = 0, _ reply: PendingReply,
+    /// which answers. The first refusal is the reply instead, and nothing is applied. A batch of more than
+    /// one slice is not looked at in the turn that read the call: converting 100 000 URIs is that turn's share.
+    private func checkInSlices(_ uris: [String], from start: Int? = nil, _ reply: PendingReply,
                                apply: @escaping () throws -> Void) {
+        guard let start = start ?? (uris.count > Self.checkSlice ? nil : 0) else {
+            EventLoop.main.post { [weak self] in self?.checkInSlices(uris, from: 0, reply, apply: apply) }
+            return
+        }
         let end = min(uris.count, start + Self.checkSlice)
         do {
             try check(uris, start..<end)

@@ -1,3 +1,4 @@
+import DBus
 import EventLoop
 import PlayerCore
 
@@ -7,7 +8,8 @@ import PlayerCore
 ///
 /// Each slice goes right after the previous one. Another client's edit may land between two slices: if
 /// it removed the track the next slice was to follow, the rest goes to the end of the queue. The caller
-/// answers once the last slice is in (`finished`, with every new id in order). Clients hear one
+/// answers once the last slice is in (`finished`, with every new id in order, and their paths as the `ao`
+/// of the reply, built slice by slice: in one turn they held other clients for 5 ms). Clients hear one
 /// TrackListReplaced at the end instead of a signal per slice (`MPRISService.beginEditInSlices`).
 final class QueueEditInSlices {
     static let sliceSize = 2000
@@ -16,12 +18,13 @@ final class QueueEditInSlices {
     private let uris: [String]
     private let position: QueuePosition
     private let replacing: Bool
-    private let finished: ([TrackID]) -> Void
+    private let finished: (_ ids: [TrackID], _ paths: DBusValue) -> Void
     private var added: [TrackID] = []
+    private var addedPaths: [DBusValue] = []
 
     /// - Parameter replacing: the first slice replaces the queue (`Player.replace`); the others are added.
     init(_ mpris: MPRISService, _ uris: [String], at position: QueuePosition, replacing: Bool,
-         finished: @escaping ([TrackID]) -> Void) {
+         finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
         self.mpris = mpris
         self.uris = uris
         self.position = position
@@ -32,9 +35,10 @@ final class QueueEditInSlices {
     func start() {
         guard uris.count > Self.sliceSize else {
             added = apply(uris[...], first: true)
-            return finished(added)
+            return finished(added, .objectPathArray(added.map(TrackPath.path(of:))))
         }
         added.reserveCapacity(uris.count)
+        addedPaths.reserveCapacity(uris.count)
         mpris.beginEditInSlices()
         step(from: 0)
     }
@@ -42,14 +46,19 @@ final class QueueEditInSlices {
     /// Applies one slice and posts the next; the object lives in the posted closures until the end.
     private func step(from start: Int) {
         let end = min(uris.count, start + Self.sliceSize)
-        added += apply(uris[start..<end], first: start == 0)
+        let ids = apply(uris[start..<end], first: start == 0)
+        added += ids
+        for id in ids { addedPaths.append(.objectPath(TrackPath.path(of: id))) }
         guard end < uris.count else {
             // The track list signal and the reply each carry every id: one per loop turn.
-            mpris.endEditInSlices()
             mpris.player.shrinkQueueStorage()
             EventLoop.main.post {
-                self.finished(self.added)
-                ProcessMemory.giveBackSoon()  // the call's message and the converted entries are garbage now
+                self.mpris.endEditInSlices {
+                    EventLoop.main.post {
+                        self.finished(self.added, .array(element: "o", self.addedPaths))
+                        ProcessMemory.giveBackSoon()  // the call's message and the converted entries are garbage now
+                    }
+                }
             }
             return
         }

@@ -64,6 +64,15 @@ extension MPRISService {
         }
     }
 
+    /// Removes queued tracks. More than `largestAnnouncedBatch` count as an edit in slices: their
+    /// TrackListReplaced carries a track list built over several turns (100 000 paths held the loop 20 ms).
+    func removeTracks(_ ids: [TrackID]) {
+        guard Set(ids).count > Self.largestAnnouncedBatch else { return player.remove(ids) }
+        beginEditInSlices()
+        player.remove(ids)
+        endEditInSlices {}
+    }
+
     /// The TrackRemoved signals of this loop turn, sent before any other track-list signal and at the
     /// flush: one per track, or one TrackListReplaced for more than `largestAnnouncedBatch` (RemoveTracks
     /// of 50 000 would otherwise be 50 000 signals).
@@ -75,11 +84,12 @@ extension MPRISService {
         for id in ids { emit(Self.trackListInterface, "TrackRemoved", [.objectPath(TrackPath.path(of: id))]) }
     }
 
-    func announceReplaced() {
+    /// - Parameter paths: the queue's track paths (`ao`) if the caller has them already.
+    func announceReplaced(paths: DBusValue? = nil) {
         tracksRemoved = []
         let current = player.currentTrackID.map(TrackPath.path(of:)) ?? TrackPath.noTrack
         emit(Self.trackListInterface, "TrackListReplaced",
-             [.objectPathArray(player.trackIDs.map(TrackPath.path(of:))), .objectPath(current)])
+             [paths ?? .objectPathArray(player.trackIDs.map(TrackPath.path(of:))), .objectPath(current)])
     }
 
     /// One TrackMetadataChanged per track whose metadata changed during the loop turn.

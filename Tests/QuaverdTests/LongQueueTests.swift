@@ -1,5 +1,6 @@
 import ControlAPI
 import DBus
+import EventLoop
 import Foundation
 import TestSupport
 import XCTest
@@ -49,5 +50,59 @@ final class LongQueueTests: XCTestCase {
         try daemon.call("RemoveTracks", [.objectPathArray(try removed.map(ObjectPath.init))], on: ControlAPI.quaverInterface)
         XCTAssertEqual(daemon.tracks, Array(ids[..<100] + ids[3_100...]))
         daemon.assertIntact(tracks: Array(ids[..<100] + ids[3_100...]))
+    }
+
+    /// The signals that edit the track list and TrackList PropertiesChanged an in-process client receives
+    /// from now on, in order, as `(member, tracks)`: the TrackListReplaced track list, or the invalidated
+    /// properties. TrackMetadataChanged (tags read in the background) is left out.
+    private func recordTrackListSignals(_ daemon: RunningDaemon) throws -> ([SignalSubscription], () -> [(String, [String])]) {
+        var seen: [(String, [String])] = []
+        let trackList = try daemon.client.subscribe(rule: MatchRule(sender: ControlAPI.busName,
+                                                                    interface: ControlAPI.trackListInterface)) {
+            guard $0.member != "TrackMetadataChanged" else { return }
+            seen.append(($0.member, $0.arguments.first?.arrayValue?.compactMap(\.objectPathValue).map(\.rawValue) ?? []))
+        }
+        let properties = try daemon.client.subscribe(rule: MatchRule(sender: ControlAPI.busName,
+                                                                     interface: ControlAPI.propertiesInterface,
+                                                                     member: "PropertiesChanged",
+                                                                     arg0: ControlAPI.trackListInterface)) {
+            seen.append(("PropertiesChanged", $0.arguments.count > 2 ? $0.arguments[2].stringArrayValue ?? [] : []))
+        }
+        EventLoop.main.run(until: { false }, timeout: 0.5)  // AddMatch, the owner lookup and the start settle
+        seen = []
+        return ([trackList, properties], { seen })
+    }
+
+    /// The whole track list is built over several turns (more than one slice of paths) for AddTracks and
+    /// for RemoveTracks of more than 64: clients must still get one TrackListReplaced with the queue as it
+    /// is, before the Tracks invalidation, and no TrackAdded or TrackRemoved.
+    func testLongEditsAreAnnouncedByOneTrackListReplacedWithTheWholeQueue() throws {
+        let folder = try TemporaryDirectory(prefix: "long-queue-signals")
+        let many = try links(12_500, in: folder, named: "c")
+        let daemon = try RunningDaemon([Media.uri(try Media.fixtures().flac)])
+        let (subscriptions, seen) = try recordTrackListSignals(daemon)
+        defer { subscriptions.forEach { $0.cancel() } }
+
+        let reply = try daemon.call("AddTracks", [.stringArray(many), .string("end"), .boolean(false)], on: ControlAPI.quaverInterface)
+        let added = reply.first?.arrayValue?.compactMap(\.objectPathValue).map(\.rawValue) ?? []
+        XCTAssertEqual(added.count, many.count)
+        let queue = daemon.tracks
+        XCTAssertEqual(Array(queue.dropFirst()), added, "the reply's ids, in order")
+        XCTAssertTrue(EventLoop.main.run(until: { seen().contains { $0.0 == "PropertiesChanged" } }, timeout: 10))
+        EventLoop.main.run(until: { false }, timeout: 0.3)  // nothing else may follow
+        XCTAssertEqual(seen().map(\.0), ["TrackListReplaced", "PropertiesChanged"])
+        XCTAssertTrue(seen().first?.1 == queue, "the whole queue, in order: \(seen().first?.1.count ?? 0) paths")
+        XCTAssertEqual(seen().last?.1, ["Tracks"])
+
+        let removed = Set(added.enumerated().filter { $0.offset % 4 == 1 }.map(\.element))
+        try daemon.call("RemoveTracks", [.objectPathArray(try removed.sorted().map(ObjectPath.init))],
+                        on: ControlAPI.quaverInterface)
+        let left = queue.filter { !removed.contains($0) }
+        XCTAssertEqual(daemon.tracks, left)
+        XCTAssertTrue(EventLoop.main.run(until: { seen().count >= 4 }, timeout: 10))
+        EventLoop.main.run(until: { false }, timeout: 0.3)
+        XCTAssertEqual(seen().dropFirst(2).map(\.0), ["TrackListReplaced", "PropertiesChanged"])
+        XCTAssertTrue(seen().dropFirst(2).first?.1 == left, "\(seen().dropFirst(2).first?.1.count ?? 0) paths")
+        daemon.assertIntact(tracks: left)
     }
 }
