@@ -1,6 +1,6 @@
 import CShims
 import Dispatch
-import Glibc
+import Synchronization
 
 /// Gives memory freed after large work back to the system.
 ///
@@ -10,36 +10,18 @@ import Glibc
 /// `giveBackSoon()`; half a second later, off the loop, `malloc_trim(0)` returns the free pages. Calls
 /// meanwhile share that one trim. Small work does not call it: a trim walks the whole heap.
 public enum ProcessMemory {
-    private static let state = TrimState()
+    /// Whether a trim is already scheduled; claimed from any thread.
+    private static let trimScheduled = Mutex(false)
 
     public static func giveBackSoon() {
-        guard state.claim() else { return }
+        let claimed = trimScheduled.withLock { scheduled in
+            defer { scheduled = true }
+            return !scheduled
+        }
+        guard claimed else { return }
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.5) {
-            state.release()
+            trimScheduled.withLock { $0 = false }
             quaver_return_free_heap()
         }
-    }
-}
-
-/// Whether a trim is already scheduled; claimed from any thread.
-private final class TrimState: @unchecked Sendable {
-    private var lock = pthread_mutex_t()
-    private var scheduled = false
-
-    init() { pthread_mutex_init(&lock, nil) }
-
-    /// True for the caller that schedules the trim.
-    func claim() -> Bool {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        if scheduled { return false }
-        scheduled = true
-        return true
-    }
-
-    func release() {
-        pthread_mutex_lock(&lock)
-        scheduled = false
-        pthread_mutex_unlock(&lock)
     }
 }

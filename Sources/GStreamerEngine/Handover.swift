@@ -65,19 +65,17 @@ final class Handover {
     /// The remote file of the prepared item, while it waits to be taken.
     var preparedRemote: RemoteFile? { locked { $0.next?.remote } }
 
-    /// Streaming thread: takes the prepared item, if any, recording that playbin now has it. Its remote
-    /// file goes along only if it can serve bytes now; otherwise it is closed (never waited for).
+    /// Streaming thread: takes the prepared item, if any, recording that playbin now has it. A remote item
+    /// whose file cannot serve bytes yet is not taken (never waited for, and never handed to playbin as a
+    /// bare http URI, which would fetch it with GStreamer's own HTTP source): the current track ends, and
+    /// the core loads that item like any other.
     func takeNext() -> Handed? {
-        let (taken, unready) = locked { state -> (Handed?, RemoteFile?) in
-            guard let prepared = state.next else { return (nil, nil) }
+        locked { state in
+            guard let prepared = state.next, prepared.remote?.canServe ?? true else { return nil }
             state.next = nil
-            let usable = prepared.remote?.canServe == true
-            let handed = usable ? prepared : Handed(item: prepared.item, remote: nil, isSuccessor: true)
-            state.handedToPlaybin.append(handed)
-            return (handed, usable ? nil : prepared.remote)
+            state.handedToPlaybin.append(prepared)
+            return prepared
         }
-        unready?.close()
-        return taken
     }
 
     /// The item whose stream has just started (the oldest handed to playbin).

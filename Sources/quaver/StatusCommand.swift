@@ -130,7 +130,7 @@ final class StatusFollower {
     }
 
     /// Re-reads everything (Position is live only through Get: docs/mpris.md, "Position"); signals that arrive
-    /// meanwhile cause one more read, not one each.
+    /// meanwhile cause one more read, not one each, and only that read is drawn.
     private func refresh() {
         guard !refreshing else { refreshAgain = true; return }
         refreshing = true
@@ -138,8 +138,10 @@ final class StatusFollower {
             getAll(ControlAPI.quaverInterface) { [unowned self] quaver in
                 status = PlayerStatus(player: player, quaver: quaver)
                 refreshing = false
+                // A change signalled between the two reads may show in one and not the other (Playing with
+                // state "paused"): such a read is not printed; the next one is.
+                if refreshAgain { refreshAgain = false; return refresh() }
                 draw()
-                if refreshAgain { refreshAgain = false; refresh() }
             }
         }
     }
