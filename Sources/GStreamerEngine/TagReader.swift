@@ -21,12 +21,13 @@ public final class TagReader {
     public var onRead: ((TrackID, TrackTags, Duration?) -> Void)?
     /// Called on the loop thread when the last waiting file has been read: a feeder can hand over more.
     public var onIdle: (() -> Void)?
-    /// Files waiting; more than this are refused by `enqueue`.
-    public let capacity: Int
-
     /// Called on the loop thread, once, when the discoverer cannot be started; from then on files are
     /// dropped, not read (their tags arrive when they play).
     public var onUnavailable: ((Error) -> Void)?
+    /// Files waiting; more than this are refused by `enqueue`.
+    public let capacity: Int
+    /// How long `readNow` holds the loop at most.
+    public let readNowWait: Duration
 
     private let timeout: Duration
     private let idleLifetime: Double
@@ -40,9 +41,6 @@ public final class TagReader {
     /// Index of the next item in `waiting`: popping from the front of a 20 000-item array must not shift it.
     private var head = 0
     private var inFlight: EngineItem?
-
-    /// How long `readNow` holds the loop at most.
-    public let readNowWait: Duration
 
     /// - Parameters:
     ///   - timeout: how long one file may take before it is given up.
