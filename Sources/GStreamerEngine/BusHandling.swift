@@ -1,5 +1,6 @@
 import EventLoop
 import GStreamer
+import Logging
 import PlayerCore
 
 /// Turns playbin's bus messages into engine events (loop thread).
@@ -98,6 +99,7 @@ extension GStreamerEngine {
     /// READY, ready for the next load. A lost sound server is recovered instead (see Recovery.swift).
     private func failed(_ error: GStreamerError, from message: Message) {
         let fromOutput = message.source.map(output.contains) ?? false
+        Logger(label: "quaverd").debug("error from \(message.sourceName): \(error.message)")
         if fromOutput && (outputWorked || recovery != nil) {
             outputLost(error.message)
             return

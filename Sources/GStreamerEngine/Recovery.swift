@@ -9,6 +9,7 @@ import PlayerCore
 /// says so once per outage: a Snapcast server that went away has no other watcher to tell the user.
 extension GStreamerEngine {
     static let recoveryInterval = 1.0
+    static let attemptTimeout = 10.0
 
     func outputLost(_ reason: String) {
         guard recovery == nil || preroll != nil else { return }  // already waiting for the next attempt
@@ -24,6 +25,8 @@ extension GStreamerEngine {
             Logger(label: "quaverd").warning(
                 "the sound output stopped (\(reason)): trying again every second; playback resumes where it was")
             emit(.interruption(began: true))
+        } else {
+            Logger(label: "quaverd").debug("the sound output is still gone (\(reason))")
         }
         recovery = EventLoop.main.schedule(after: Self.recoveryInterval) { [weak self] in
             self?.reconnect()
@@ -36,7 +39,13 @@ extension GStreamerEngine {
         preroll = Preroll(position: recoveryPosition, playing: wantsPlaying, reportSeek: reportSeekAfterRecovery)
         lastPosition = recoveryPosition
         playbin.set("uri", playbinURI ?? current.uri)
+        Logger(label: "quaverd").debug("trying the sound output again")
         playbin.setState(.paused)
+        // An attempt that neither prerolls nor fails is given up and made again: one in about ten tries of
+        // the Snapcast test left the pipeline waiting for good after snapserver came back.
+        recovery = EventLoop.main.schedule(after: Self.attemptTimeout) { [weak self] in
+            self?.outputLost("no answer from the sound output in \(Int(Self.attemptTimeout)) s")
+        }
     }
 
     /// Called when a preroll completes: if it was a reconnection, the interruption is over.

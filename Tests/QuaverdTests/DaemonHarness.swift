@@ -82,7 +82,13 @@ final class RunningDaemon {
     /// Waits until `condition` holds (the daemon works in another process).
     func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool,
                    file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(eventually(timeout: timeout, condition), "timed out waiting for \(what)", file: file, line: line)
+        guard !eventually(timeout: timeout, condition) else { return }
+        XCTFail("timed out waiting for \(what); quaverd's log ends:\n\(logTail)", file: file, line: line)
+    }
+
+    /// The last lines quaverd wrote, for failure messages (a CI run shows nothing else of the daemon).
+    var logTail: String {
+        process.standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
     }
 
     // MARK: playerctl

@@ -19,7 +19,8 @@ final class SecretsAndPrivacyTests: XCTestCase {
         let server = try NginxServer(root: www.url)
         let closedPort = try NginxServer.freePort()
         let home = try TemporaryDirectory(prefix: "quaverd-home")
-        try Self.writeSettings("[network]\nretries = 0\n", in: home)
+        // At debug level the daemon logs the most, all of which is searched for the password below.
+        try Self.writeSettings("[network]\nretries = 0\n[log]\nlevel = \"debug\"\n", in: home)
         let bus = try PrivateBus()
         let monitor = try ChildProcess("dbus-monitor", ["--address", bus.address, "type='signal'"],
                                        logDirectory: www.url, name: "dbus-monitor")

@@ -33,6 +33,8 @@ final class SnapcastTests: XCTestCase {
         [snapcast]
         host = "127.0.0.1"
         port = \(snapcast.sourcePort)
+        [log]
+        level = "debug"
         """.write(toFile: home.path + "/config/quaver/config.toml", atomically: true, encoding: .utf8)
         var environment = bus.environment.merging(pulse.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
         environment["HOME"] = home.path
@@ -137,7 +139,7 @@ final class SnapcastTests: XCTestCase {
         usleep(2_000_000)
         try snapcast.startServer()
         XCTAssertTrue(eventually(timeout: 15) { self.status == "Playing" && self.positionSeconds > heldAt + 1 },
-                      "playing again after snapserver came back: \(daemonLog)")
+                      "playing again after snapserver came back (status \(status ?? "none")): \(daemonLog)\nsnapserver: \(snapcast.serverLog)")
         XCTAssertEqual(daemonLog.components(separatedBy: "the sound output stopped").count - 1, 1, "one log line: \(daemonLog)")
         XCTAssertTrue(daemon.isRunning)
     }
