@@ -21,10 +21,10 @@ public struct QueueEntry: Equatable, Sendable {
 /// The tracks in queue order. Identities are never reused in the life of the queue, even after
 /// clearing it, so a stale id from a client can never name a different entry (docs/mpris.md, "Track ids").
 ///
-/// People queue whole libraries (100 000 tracks), so an entry is kept small: a `QueueSlot` of its URI
-/// and a few numbers, with the tags an album's tracks share stored once in `SharedTagTable`, and no
-/// cover bytes (only the latest reported cover is kept, for the track that is playing). `Track` values
-/// are built from a slot when asked for.
+/// People queue whole libraries (100 000 tracks), so an entry is kept small: a `QueueSlot` of a few
+/// numbers, its file name and title packed with all the others in `PackedTexts`, the tags an album's
+/// tracks share stored once in `SharedTagTable`, and no cover bytes (only the latest reported cover is
+/// kept, for the track that is playing). `Track` values are built from a slot when asked for.
 ///
 /// Clients name tracks by id (GetTracksMetadata with 1 000 ids, tag updates from the background reader),
 /// so `indexByID` answers in constant time; appending keeps it up to date cheaply, and edits in the
@@ -32,6 +32,7 @@ public struct QueueEntry: Equatable, Sendable {
 struct PlayQueue {
     private(set) var slots: [QueueSlot] = []
     private var shared = SharedTagTable()
+    private var texts = PackedTexts()
     private var indexByID: [TrackID: Int] = [:]
     private var lastID: UInt64 = 0
     /// The newest embedded cover the engine reported, for that track only (it is the one playing).
@@ -42,27 +43,30 @@ struct PlayQueue {
     var isEmpty: Bool { slots.isEmpty }
     var tracks: [Track] { slots.map(track(of:)) }
     /// An immutable copy that costs nothing until the queue changes (arrays are copied on write).
-    var snapshot: QueueSnapshot { QueueSnapshot(slots: slots, shared: shared.values) }
+    var snapshot: QueueSnapshot { QueueSnapshot(slots: slots, shared: shared.values, texts: texts) }
 
     func index(of id: TrackID) -> Int? { indexByID[id] }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
     func track(_ id: TrackID) -> Track? { index(of: id).map { track(of: slots[$0]) } }
     func track(at index: Int) -> Track { track(of: slots[index]) }
-    func uri(_ id: TrackID) -> String? { index(of: id).map { slots[$0].uri } }
+    func uri(_ id: TrackID) -> String? { index(of: id).map { slots[$0].uri(in: texts) } }
 
     /// The track just before `index`, which is what MPRIS's TrackAdded calls AfterTrack; `nil` at the start.
     func id(before index: Int) -> TrackID? { index > 0 ? slots[index - 1].id : nil }
 
     /// Inserts the entries in order; returns their new ids, or `nil` when `position` names an unknown track.
-    /// Only ids and shared-tag numbers are filled in here: the rest was converted by `PreparedEntries`.
+    /// Only ids and numbers are filled in here, and the texts copied in one piece: the rest was converted
+    /// by `PreparedEntries`.
     mutating func insert(_ entries: PreparedEntries, at position: QueuePosition) -> [TrackID]? {
         guard let start = insertionIndex(for: position) else { return nil }
         let sharedIndex = entries.shared.values.map { shared.index(of: $0) }
+        let (shift, folders) = texts.absorb(entries.texts)
         var added = entries.slots
         for index in added.indices {
             lastID += 1
             added[index].id = TrackID(lastID)
             added[index].sharedIndex = sharedIndex[Int(added[index].sharedIndex)]
+            added[index].move(by: shift, folders: folders)
         }
         if slots.isEmpty { slots = added } else { slots.insert(contentsOf: added, at: start) }
         renumber(from: start)
@@ -72,18 +76,21 @@ struct PlayQueue {
     /// Returns the index the track had, or `nil` if it was not queued.
     mutating func remove(_ id: TrackID) -> Int? {
         guard let index = index(of: id) else { return nil }
-        slots.remove(at: index)
+        release(slots.remove(at: index))
         forget(id)
         renumber(from: index)
+        compactTextsIfWasteful()
         return index
     }
 
     /// Removes every track in `ids` in one pass over the queue (RemoveTracks of thousands).
     mutating func remove(_ ids: Set<TrackID>) {
         guard let first = slots.firstIndex(where: { ids.contains($0.id) }) else { return }
+        for slot in slots[first...] where ids.contains(slot.id) { release(slot) }
         slots.removeAll { ids.contains($0.id) }
         for id in ids { forget(id) }
         renumber(from: first)
+        compactTextsIfWasteful()
     }
 
     /// Moves a track; returns whether the queue order changed.
@@ -101,6 +108,7 @@ struct PlayQueue {
 
     /// Drops the room arrays keep for growth (up to as much again as they hold) after a long edit.
     mutating func shrinkToFit() {
+        texts.shrinkToFit()
         guard slots.capacity > slots.count + slots.count / 8 else { return }
         slots = slots.map { $0 }
     }
@@ -109,6 +117,7 @@ struct PlayQueue {
         slots.removeAll()
         indexByID.removeAll()
         shared = SharedTagTable()
+        texts = PackedTexts()
         cover = nil
     }
 
@@ -120,15 +129,37 @@ struct PlayQueue {
         edit(&after)
         guard after != before else { return false }
         if let image = after.tags.coverImage { cover = (id, image) } else if cover?.id == id { cover = nil }
-        slots[index] = QueueSlot(id: id, uri: before.uri, tags: after.tags, duration: after.duration,
-                                 isSeekable: after.isSeekable, shared: &shared)
+        if after.tags.title != before.tags.title {
+            texts.release(slots[index].title)
+            slots[index].title = texts.append(after.tags.title)
+            compactTextsIfWasteful()
+        }
+        slots[index].set(after.tags, duration: after.duration, isSeekable: after.isSeekable, shared: &shared)
         return true
     }
 
     private func track(of slot: QueueSlot) -> Track {
-        var track = slot.track(shared: shared.values)
+        var track = slot.track(shared: shared.values, texts: texts)
         if let cover, cover.id == slot.id { track.tags.coverImage = cover.image }
         return track
+    }
+
+    private mutating func release(_ slot: QueueSlot) {
+        texts.release(slot.name)
+        texts.release(slot.title)
+    }
+
+    /// Rewrites the texts without the unused bytes once these are the larger part (a long RemoveTracks,
+    /// a tag reader filling in every title).
+    private mutating func compactTextsIfWasteful() {
+        guard texts.isWasteful else { return }
+        let old = texts
+        texts = old.compacted { rewrite in
+            for index in slots.indices {
+                rewrite(&slots[index].name)
+                rewrite(&slots[index].title)
+            }
+        }
     }
 
     private mutating func forget(_ id: TrackID) {
@@ -156,12 +187,13 @@ struct PlayQueue {
 public struct QueueSnapshot: Sendable {
     fileprivate let slots: [QueueSlot]
     fileprivate let shared: [SharedTags]
+    fileprivate let texts: PackedTexts
 
     public var count: Int { slots.count }
 
     /// The tracks in queue order, built one at a time.
     public func forEach(_ body: (Track) -> Void) {
-        for slot in slots { body(slot.track(shared: shared)) }
+        for slot in slots { body(slot.track(shared: shared, texts: texts)) }
     }
 }
 
@@ -170,6 +202,7 @@ public struct QueueSnapshot: Sendable {
 public struct PreparedEntries: Sendable {
     fileprivate var slots: [QueueSlot] = []
     fileprivate var shared = SharedTagTable()
+    fileprivate var texts = PackedTexts()
 
     public init() {}
 
@@ -183,49 +216,65 @@ public struct PreparedEntries: Sendable {
 
     public mutating func append(_ entry: QueueEntry) {
         slots.append(QueueSlot(id: TrackID(0), uri: entry.uri, tags: entry.tags, duration: entry.duration,
-                               isSeekable: nil, shared: &shared))
+                               isSeekable: nil, shared: &shared, texts: &texts))
     }
 
     /// The entries back, as given (with the tags the queue keeps: no cover image).
     public var entries: [QueueEntry] {
         slots.map { slot in
-            let track = slot.track(shared: shared.values)
+            let track = slot.track(shared: shared.values, texts: texts)
             return QueueEntry(uri: track.uri, tags: track.tags, duration: track.duration)
         }
     }
 }
 
-/// One queue entry as stored: 64 bytes plus its URI and title text.
+/// One queue entry as stored: 64 bytes, and its file name and title in `PackedTexts`.
 struct QueueSlot: Sendable {
     var id: TrackID
-    let uri: String
-    var title: String?
     /// Nanoseconds; `Int64.min` when unknown.
     var length: Int64
     /// `Int.min` when unknown.
     var trackNumber: Int
+    var name: TextSpan
+    var title: TextSpan
+    var folder: UInt32
     /// Index into `SharedTagTable.values`; 0 is no shared tags.
     var sharedIndex: UInt32
     /// -1 unknown, 0 no, 1 yes.
     var seekable: Int8
 
     init(id: TrackID, uri: String, tags: TrackTags, duration: Duration?, isSeekable: Bool?,
-         shared: inout SharedTagTable) {
+         shared: inout SharedTagTable, texts: inout PackedTexts) {
         self.id = id
-        self.uri = uri
-        title = tags.title
+        (folder, name) = texts.appendURI(uri)
+        title = texts.append(tags.title)
+        (length, trackNumber, sharedIndex, seekable) = (.min, .min, 0, -1)
+        set(tags, duration: duration, isSeekable: isSeekable, shared: &shared)
+    }
+
+    /// Everything but the texts.
+    mutating func set(_ tags: TrackTags, duration: Duration?, isSeekable: Bool?, shared: inout SharedTagTable) {
         length = duration.map(Self.nanoseconds) ?? .min
         trackNumber = tags.trackNumber ?? .min
         sharedIndex = shared.index(of: SharedTags(tags))
         seekable = isSeekable.map { $0 ? 1 : 0 } ?? -1
     }
 
-    func track(shared: [SharedTags]) -> Track {
+    func uri(in texts: PackedTexts) -> String { texts.uri(folder: folder, name: name) }
+
+    /// Points at the same texts after they were appended `shift` bytes further, with renumbered folders.
+    mutating func move(by shift: Int, folders: [UInt32]) {
+        name.offset += shift
+        if title != .absent { title.offset += shift }
+        folder = folders[Int(folder)]
+    }
+
+    func track(shared: [SharedTags], texts: PackedTexts) -> Track {
         var tags = TrackTags()
         shared[Int(sharedIndex)].apply(to: &tags)
-        tags.title = title
+        tags.title = texts.string(title)
         tags.trackNumber = trackNumber == .min ? nil : trackNumber
-        return Track(id: id, uri: uri, tags: tags, duration: length == .min ? nil : .nanoseconds(length),
+        return Track(id: id, uri: uri(in: texts), tags: tags, duration: length == .min ? nil : .nanoseconds(length),
                      isSeekable: seekable < 0 ? nil : seekable == 1)
     }
 

@@ -98,4 +98,43 @@ final class CompactQueueTests: PlayerTestCase {
         snapshot.forEach { uris.append($0.uri) }
         XCTAssertEqual(uris, [uri(1), uri(2), uri(3)])
     }
+
+    /// URIs and titles are packed into one byte array with shared folders: every kind of text comes back
+    /// byte for byte, through title changes and removals that leave most of the array unused (it is then
+    /// rewritten without them, which must move no text to another track).
+    func testPackedTextsComeBackExactlyThroughEditsAndCompaction() {
+        let odd = ["file:///m/Björk/Homogenic/01 Hunter.flac", "http://host:8000/stream", "no-folder-at-all",
+                   "file:///m/", "file:///m/%20spaced%2F.ogg", "file:///m/e\u{301}cole/🎵.mp3", ""]
+        let many = (0..<3_000).map { "file:///music/Artist \($0 % 7)/Album \($0 % 31)/\($0) Track.flac" }
+        let titles: [String?] = [nil, "", "Short", String(repeating: "Long title ", count: 4), "Ünïcødé ✓"]
+        let entries = (odd + many).enumerated().map { index, uri in
+            var tags = TrackTags()
+            tags.title = titles[index % titles.count]
+            return QueueEntry(uri: uri, tags: tags)
+        }
+        var ids = player.add(entries, at: .end)
+        var expected = Dictionary(uniqueKeysWithValues: zip(ids, entries))
+        // Every other title replaced, then two thirds of the tracks removed: most bytes are unused.
+        for (index, id) in ids.enumerated() where index % 2 == 0 {
+            var tags = TrackTags()
+            tags.title = "Renamed \(index) " + String(repeating: "x", count: index % 40)
+            player.updateTags(id, tags)
+            expected[id]?.tags.title = tags.title
+        }
+        let removed = ids.enumerated().filter { $0.offset % 3 != 0 }.map(\.element)
+        player.remove(removed)
+        removed.forEach { expected[$0] = nil }
+        ids = player.trackIDs
+        XCTAssertEqual(ids.count, expected.count)
+        for id in ids {
+            let track = player.track(id)
+            XCTAssertEqual(track?.uri, expected[id]?.uri)
+            XCTAssertEqual(track?.tags.title, expected[id]?.tags.title, "\(expected[id]?.uri ?? "")")
+            XCTAssertEqual(player.uri(of: id), expected[id]?.uri)
+        }
+        // And queued after all that, into the rewritten array.
+        let later = player.add([QueueEntry(uri: "file:///music/Artist 1/Album 1/late.flac")], at: .start)
+        XCTAssertEqual(player.track(later[0])?.uri, "file:///music/Artist 1/Album 1/late.flac")
+        XCTAssertEqual(player.track(ids[0])?.uri, expected[ids[0]]?.uri)
+    }
 }

@@ -1,0 +1,115 @@
+/// Where a text lives in `PackedTexts.bytes`.
+struct TextSpan: Equatable, Sendable {
+    var offset: Int
+    var count: UInt32
+    /// No text (a track without a title).
+    static let absent = TextSpan(offset: -1, count: 0)
+}
+
+/// The queue's texts one after another in one byte array, and the folders of its URIs each stored once.
+///
+/// A Swift string of its own costs a heap block with a 32-byte header, rounded up by malloc, for every
+/// URI and every title longer than 15 bytes; 100 000 of them are 200 000 small blocks that also keep
+/// freed memory around them from going back to the system. Here a URI costs its file name's bytes (its
+/// folder is shared with the rest of the album) and a title its own bytes.
+///
+/// Texts are never changed in place: a replaced title or a removed track leaves its bytes unused, and
+/// `compacted(keeping:)` writes the live ones into a new array once they are the smaller part.
+struct PackedTexts: Sendable {
+    private(set) var bytes: [UInt8] = []
+    /// Number 0 is the empty folder (a URI without a "/").
+    private var folders: [String] = [""]
+    private var folderNumbers: [String: UInt32] = ["": 0]
+    /// Bytes no entry points at any more.
+    private(set) var unusedBytes = 0
+
+    mutating func append(_ text: String?) -> TextSpan {
+        guard let text else { return .absent }
+        return append(text.utf8)
+    }
+
+    private mutating func append<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> TextSpan {
+        let offset = bytes.count
+        bytes.append(contentsOf: utf8)
+        return TextSpan(offset: offset, count: UInt32(bytes.count - offset))
+    }
+
+    func string(_ span: TextSpan) -> String? {
+        guard span != .absent else { return nil }
+        return bytes.withUnsafeBufferPointer { all in
+            String(decoding: UnsafeBufferPointer(rebasing: all[span.offset..<span.offset + Int(span.count)]),
+                   as: UTF8.self)
+        }
+    }
+
+    /// Stores `uri` as its folder's number (up to and with the last "/") and its file name's bytes.
+    mutating func appendURI(_ uri: String) -> (folder: UInt32, name: TextSpan) {
+        let utf8 = uri.utf8
+        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return (0, append(utf8)) }
+        let end = utf8.index(after: slash)
+        let folder = String(decoding: utf8[..<end], as: UTF8.self)
+        let number: UInt32
+        if let known = folderNumbers[folder] {
+            number = known
+        } else {
+            number = UInt32(folders.count)
+            folders.append(folder)
+            folderNumbers[folder] = number
+        }
+        return (number, append(utf8[end...]))
+    }
+
+    func uri(folder: UInt32, name: TextSpan) -> String {
+        folders[Int(folder)] + (string(name) ?? "")
+    }
+
+    mutating func release(_ span: TextSpan) {
+        if span != .absent { unusedBytes += Int(span.count) }
+    }
+
+    /// Adds `other`'s texts after these; returns by how much its offsets move and its folders' new numbers.
+    mutating func absorb(_ other: PackedTexts) -> (shift: Int, folders: [UInt32]) {
+        let shift = bytes.count
+        bytes.append(contentsOf: other.bytes)
+        unusedBytes += other.unusedBytes
+        let numbers = other.folders.map { folder -> UInt32 in
+            if let known = folderNumbers[folder] { return known }
+            let number = UInt32(folders.count)
+            folders.append(folder)
+            folderNumbers[folder] = number
+            return number
+        }
+        return (shift, numbers)
+    }
+
+    /// Drops the room the array keeps for growth, when it is over an eighth of what it holds.
+    mutating func shrinkToFit() {
+        guard bytes.capacity > bytes.count + bytes.count / 8 else { return }
+        let count = bytes.count
+        bytes = bytes.withUnsafeBufferPointer { old in
+            [UInt8](unsafeUninitializedCapacity: count) { new, initialized in
+                _ = new.initialize(from: old)
+                initialized = count
+            }
+        }
+    }
+
+    /// Whether unused bytes are the larger part (and worth a copy: over 64 KiB).
+    var isWasteful: Bool { unusedBytes > 64 * 1024 && unusedBytes * 2 > bytes.count }
+
+    /// A new array with only the spans `forEachSpan` visits; each is rewritten to its new place.
+    /// Folders stay (a folder costs once, however many of its tracks are removed).
+    func compacted(_ forEachSpan: ((inout TextSpan) -> Void) -> Void) -> PackedTexts {
+        var kept = PackedTexts()
+        kept.folders = folders
+        kept.folderNumbers = folderNumbers
+        kept.bytes.reserveCapacity(bytes.count - unusedBytes)
+        forEachSpan { span in
+            guard span != .absent else { return }
+            let start = kept.bytes.count
+            kept.bytes.append(contentsOf: bytes[span.offset..<span.offset + Int(span.count)])
+            span.offset = start
+        }
+        return kept
+    }
+}
