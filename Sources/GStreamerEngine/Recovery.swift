@@ -4,8 +4,8 @@ import Logging
 import PlayerCore
 
 /// Sound server lost while playing: the pipeline is dead (repeated errors). NULL → PAUSED → seek →
-/// PLAYING brings it back (docs/platform.md, "GStreamer behaviour"), so the engine retries every second, as an interruption:
-/// `.interruption(began: true)` now, `.interruption(began: false)` once the output plays again. The log
+/// PLAYING brings it back (docs/platform.md, "GStreamer behaviour"), so the engine retries every second:
+/// `.outputLost(began: true)` now, `.outputLost(began: false)` once the output plays again. The log
 /// says so once per outage: a Snapcast server that went away has no other watcher to tell the user.
 extension GStreamerEngine {
     static let recoveryInterval = 1.0
@@ -24,7 +24,7 @@ extension GStreamerEngine {
         if firstLoss {
             Logger(label: "quaverd").warning(
                 "the sound output stopped (\(reason)): trying again every second; playback resumes where it was")
-            emit(.interruption(began: true))
+            emit(.outputLost(began: true))
         } else {
             Logger(label: "quaverd").debug("the sound output is still gone (\(reason))")
         }
@@ -52,6 +52,7 @@ extension GStreamerEngine {
     func finishRecovery() {
         guard recovery != nil else { return }
         recovery = nil
-        emit(.interruption(began: false))
+        Logger(label: "quaverd").info("the sound output is back: playing on")
+        emit(.outputLost(began: false))
     }
 }

@@ -44,6 +44,9 @@ public enum AudioEngineEvent: Equatable, Sendable {
     case failed(TrackID, EngineError)
     /// The sound server asks us to pause (`true`, e.g. a phone call corks music) or to play again (`false`).
     case interruption(began: Bool)
+    /// The sound output went away (`true`: a sound server or snapserver stopped; the engine tries it again
+    /// every second and keeps the position) or plays again (`false`).
+    case outputLost(began: Bool)
 }
 
 /// Why an item cannot be played, with the engine's own text for logs and D-Bus errors.

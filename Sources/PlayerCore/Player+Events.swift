@@ -16,6 +16,7 @@ extension Player: AudioEngineDelegate {
         case .endOfStream(let id): if id == loaded { finishedTrack(); advance(repeatingTrack: true) }
         case .failed(let id, let error): failed(id, error)
         case .interruption(let began): soundServerAsked(toPause: began)
+        case .outputLost(let began): outputLost(began)
         }
     }
 

@@ -9,6 +9,12 @@ extension Player {
         if pause { beginInterruption() } else { endInterruption() }
     }
 
+    /// The output is gone until the engine gets it back: paused meanwhile, whatever the cork policy says
+    /// (this is no request of the sound server), and playing again after it if the user did nothing since.
+    func outputLost(_ began: Bool) {
+        if began { beginInterruption() } else { endInterruption() }
+    }
+
     /// Pauses because the desktop needs it. Returns whether it paused (false when not playing).
     /// The pause can be undone by `endInterruption()` until the user acts (any command, a seek).
     @discardableResult

@@ -20,8 +20,8 @@ final class SoundServerRestartTests: XCTestCase {
         XCTAssertGreaterThan(before, 1, "playing through PulseAudio before the restart")
 
         try pulse.restart()
-        recorder.wait(for: .interruption(began: true), timeout: 15)
-        recorder.wait(for: .interruption(began: false), timeout: 20)
+        recorder.wait(for: .outputLost(began: true), timeout: 15)
+        recorder.wait(for: .outputLost(began: false), timeout: 20)
         let resumedAt = seconds(engine.position)
         XCTAssertEqual(resumedAt, before, accuracy: 1.5, "playback resumed where it was")
         // The new server's null sink starts slowly (docs/platform.md, "Sound server": ~1.2 s), so allow it a few seconds.

@@ -142,6 +142,23 @@ final class PlaybackStateTests: PlayerTestCase {
         XCTAssertEqual(engine.commands, [.pause, .play, .pause])
     }
 
+    /// A lost output pauses and its return resumes even when the sound server's requests are left to a
+    /// policy that ignores them (a user who turned pause-on-cork off still has no sound without an output).
+    func testALostOutputPausesAndItsReturnResumesWhateverTheCorkPolicy() {
+        startPlaying(2)
+        var requests: [Bool] = []
+        player.soundServerRequestPolicy = { requests.append($0) }
+        engine.emit(.outputLost(began: true))
+        XCTAssertEqual(player.status, .paused)
+        engine.emit(.outputLost(began: false))
+        XCTAssertEqual(player.status, .playing)
+        player.pause()
+        engine.emit(.outputLost(began: true))
+        engine.emit(.outputLost(began: false))
+        XCTAssertEqual(player.status, .paused, "the user's pause during the outage stays")
+        XCTAssertEqual(requests, [], "no cork policy was asked")
+    }
+
     func testUserPauseDuringInterruptionIsNotUndoneByItsEnd() {
         startPlaying(2)
         engine.emit(.interruption(began: true))

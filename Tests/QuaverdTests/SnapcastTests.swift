@@ -141,6 +141,8 @@ final class SnapcastTests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 15) { self.status == "Playing" && self.positionSeconds > heldAt + 1 },
                       "playing again after snapserver came back (status \(status ?? "none")): \(daemonLog)\nsnapserver: \(snapcast.serverLog)")
         XCTAssertEqual(daemonLog.components(separatedBy: "the sound output stopped").count - 1, 1, "one log line: \(daemonLog)")
+        XCTAssertTrue(eventually(timeout: 2) { self.daemonLog.contains("the sound output is back") }, daemonLog)
+        XCTAssertFalse(daemonLog.contains("sound server asked us to pause"), "an outage is no cork: \(daemonLog)")
         XCTAssertTrue(daemon.isRunning)
     }
 
