@@ -27,13 +27,13 @@ public struct QueueEntry: Equatable, Sendable {
 /// kept, for the track that is playing). `Track` values are built from a slot when asked for.
 ///
 /// Clients name tracks by id (GetTracksMetadata with 1 000 ids, tag updates from the background reader),
-/// so `indexByID` answers in constant time; appending keeps it up to date cheaply, and edits in the
-/// middle renumber only the tracks after the edit, which the array shifts anyway.
+/// so `QueueIndex` answers in a binary search over runs of consecutive ids; appending keeps it up to date
+/// cheaply, and edits in the middle renumber only the tracks after the edit, which the array shifts anyway.
 struct PlayQueue {
     private(set) var slots: [QueueSlot] = []
     private var shared = SharedTagTable()
     private var texts = PackedTexts()
-    private var indexByID: [TrackID: Int] = [:]
+    private var places = QueueIndex()
     private var lastID: UInt64 = 0
     /// The newest embedded cover the engine reported, for that track only (it is the one playing).
     private var cover: (id: TrackID, image: CoverImage)?
@@ -45,7 +45,7 @@ struct PlayQueue {
     /// An immutable copy that costs nothing until the queue changes (arrays are copied on write).
     var snapshot: QueueSnapshot { QueueSnapshot(slots: slots, shared: shared.values, texts: texts) }
 
-    func index(of id: TrackID) -> Int? { indexByID[id] }
+    func index(of id: TrackID) -> Int? { places.index(of: id) }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
     func track(_ id: TrackID) -> Track? { index(of: id).map { track(of: slots[$0]) } }
     func track(at index: Int) -> Track { track(of: slots[index]) }
@@ -98,7 +98,6 @@ struct PlayQueue {
         guard let from = index(of: id) else { return false }
         if case .after(let anchor) = position, anchor == id || !contains(anchor) { return false }
         let slot = slots.remove(at: from)
-        indexByID[id] = nil
         renumber(from: from)
         let to = insertionIndex(for: position)!
         slots.insert(slot, at: to)
@@ -115,7 +114,7 @@ struct PlayQueue {
 
     mutating func removeAll() {
         slots.removeAll()
-        indexByID.removeAll()
+        places.removeAll()
         shared = SharedTagTable()
         texts = PackedTexts()
         cover = nil
@@ -163,14 +162,12 @@ struct PlayQueue {
     }
 
     private mutating func forget(_ id: TrackID) {
-        indexByID[id] = nil
         if cover?.id == id { cover = nil }
     }
 
-    /// Brings `indexByID` up to date for the tracks from `start` on.
+    /// Brings `places` up to date for the tracks from `start` on.
     private mutating func renumber(from start: Int) {
-        indexByID.reserveCapacity(slots.count)
-        for index in start..<slots.count { indexByID[slots[index].id] = index }
+        places.update(slots, from: start)
     }
 
     private func insertionIndex(for position: QueuePosition) -> Int? {

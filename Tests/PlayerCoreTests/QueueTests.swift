@@ -174,18 +174,36 @@ final class QueueIndexTests: PlayerTestCase {
     func testLookupByIDAgreesWithQueueOrderAfterRandomEdits() {
         var random = SeededGenerator(state: 7)
         player.add((0..<40).map { "file:///music/\($0).flac" })
-        for step in 0..<300 {
+        var gone: [TrackID] = []
+        for step in 0..<600 {
             let ids = player.tracks.map(\.id)
+            if ids.isEmpty { player.add((0..<5).map { "file:///music/refill-\(step)-\($0).flac" }); continue }
             let pick = { ids[Int.random(in: 0..<ids.count, using: &random)] }
-            switch step % 4 {
+            switch step % 7 {
             case 0: player.move(pick(), to: .after(pick()))
             case 1: player.move(pick(), to: Bool.random(using: &random) ? .start : .end)
-            case 2: player.remove(pick())
-            default: player.add(["file:///music/new-\(step).flac"], at: .after(pick()))
+            case 2:
+                let id = pick()
+                player.remove(id)
+                gone.append(id)
+            case 3: player.add(["file:///music/new-\(step).flac"], at: .after(pick()))
+            case 4:
+                // Several at once: a run of consecutive ids in the middle, at the start or at the end.
+                let count = Int.random(in: 1...6, using: &random)
+                let position: QueuePosition = [.after(pick()), .start, .end][step % 3]
+                player.add((0..<count).map { "file:///music/batch-\(step)-\($0).flac" }, at: position)
+            case 5:
+                let some = (0..<Int.random(in: 1...4, using: &random)).map { _ in pick() }
+                player.remove(some)
+                gone += some
+            default: player.updateTags(pick(), TrackTags())
             }
             for (index, track) in player.tracks.enumerated() {
                 XCTAssertEqual(player.track(track.id), track, "step \(step), index \(index)")
+                XCTAssertEqual(player.index(of: track.id), index, "step \(step)")
             }
+            for id in gone.suffix(8) { XCTAssertNil(player.track(id), "step \(step): removed \(id) still found") }
+            XCTAssertNil(player.track(TrackID(1_000_000)), "an id never given is not found")
         }
     }
 }
