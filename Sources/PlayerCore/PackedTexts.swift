@@ -8,8 +8,8 @@ struct TextSpan: Equatable, Sendable {
 
 /// The queue's texts one after another in one byte array, and the folders of its URIs each stored once.
 ///
-/// A Swift string of its own costs a heap block with a 32-byte header, rounded up by malloc, for every
-/// URI and every title longer than 15 bytes; 100 000 of them are 200 000 small blocks that also keep
+/// A Swift string of its own costs a heap block (a 32-byte header and the bytes, rounded up by malloc) for
+/// every URI and every title longer than 15 bytes; 100 000 of them are 200 000 small blocks that also keep
 /// freed memory around them from going back to the system. Here a URI costs its file name's bytes (its
 /// folder is shared with the rest of the album) and a title its own bytes.
 ///
@@ -18,8 +18,7 @@ struct TextSpan: Equatable, Sendable {
 struct PackedTexts: Sendable {
     private(set) var bytes: [UInt8] = []
     /// Number 0 is the empty folder (a URI without a "/").
-    private var folders: [String] = [""]
-    private var folderNumbers: [String: UInt32] = ["": 0]
+    private var folders = InternTable(first: "")
     /// Bytes no entry points at any more.
     private(set) var unusedBytes = 0
 
@@ -47,20 +46,12 @@ struct PackedTexts: Sendable {
         let utf8 = uri.utf8
         guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return (0, append(utf8)) }
         let end = utf8.index(after: slash)
-        let folder = String(decoding: utf8[..<end], as: UTF8.self)
-        let number: UInt32
-        if let known = folderNumbers[folder] {
-            number = known
-        } else {
-            number = UInt32(folders.count)
-            folders.append(folder)
-            folderNumbers[folder] = number
-        }
-        return (number, append(utf8[end...]))
+        let folder = folders.index(of: String(decoding: utf8[..<end], as: UTF8.self))
+        return (folder, append(utf8[end...]))
     }
 
     func uri(folder: UInt32, name: TextSpan) -> String {
-        folders[Int(folder)] + (string(name) ?? "")
+        folders.values[Int(folder)] + (string(name) ?? "")
     }
 
     mutating func release(_ span: TextSpan) {
@@ -72,14 +63,7 @@ struct PackedTexts: Sendable {
         let shift = bytes.count
         bytes.append(contentsOf: other.bytes)
         unusedBytes += other.unusedBytes
-        let numbers = other.folders.map { folder -> UInt32 in
-            if let known = folderNumbers[folder] { return known }
-            let number = UInt32(folders.count)
-            folders.append(folder)
-            folderNumbers[folder] = number
-            return number
-        }
-        return (shift, numbers)
+        return (shift, other.folders.values.map { folders.index(of: $0) })
     }
 
     /// Drops the room the array keeps for growth, when it is over an eighth of what it holds.
@@ -102,7 +86,6 @@ struct PackedTexts: Sendable {
     func compacted(_ forEachSpan: ((inout TextSpan) -> Void) -> Void) -> PackedTexts {
         var kept = PackedTexts()
         kept.folders = folders
-        kept.folderNumbers = folderNumbers
         kept.bytes.reserveCapacity(bytes.count - unusedBytes)
         forEachSpan { span in
             guard span != .absent else { return }

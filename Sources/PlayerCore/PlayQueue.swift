@@ -313,16 +313,30 @@ struct SharedTags: Hashable, Sendable {
     }
 }
 
-/// Each distinct `SharedTags` once, numbered; number 0 is the empty one. Emptied with the queue.
-struct SharedTagTable: Sendable {
-    private(set) var values = [SharedTags(TrackTags())]
-    private var indexByValue = [SharedTags(TrackTags()): UInt32(0)]
+/// Each distinct value once, numbered in the order first seen, so that queue entries hold a 4-byte number
+/// instead of a copy: the tags an album's tracks share, the folders of queued URIs.
+struct InternTable<Value: Hashable & Sendable>: Sendable {
+    private(set) var values: [Value]
+    private var numbers: [Value: UInt32]
 
-    mutating func index(of tags: SharedTags) -> UInt32 {
-        if let known = indexByValue[tags] { return known }
-        let index = UInt32(values.count)
-        values.append(tags)
-        indexByValue[tags] = index
-        return index
+    /// `first` is number 0.
+    init(first: Value) {
+        values = [first]
+        numbers = [first: 0]
     }
+
+    mutating func index(of value: Value) -> UInt32 {
+        if let known = numbers[value] { return known }
+        let number = UInt32(values.count)
+        values.append(value)
+        numbers[value] = number
+        return number
+    }
+}
+
+/// Number 0 is no shared tags. Emptied with the queue.
+typealias SharedTagTable = InternTable<SharedTags>
+
+extension InternTable where Value == SharedTags {
+    init() { self.init(first: SharedTags(TrackTags())) }
 }
