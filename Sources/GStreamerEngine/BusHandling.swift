@@ -99,7 +99,7 @@ extension GStreamerEngine {
     /// READY, ready for the next load. A lost sound server is recovered instead (see Recovery.swift).
     private func failed(_ error: GStreamerError, from message: Message) {
         let fromOutput = message.source.map(output.contains) ?? false
-        Logger(label: "quaverd").debug("error from \(message.sourceName): \(error.message)")
+        Self.log.debug("error from \(message.sourceName): \(error.message)")
         if fromOutput && (outputWorked || recovery != nil) {
             outputLost(error.message)
             return

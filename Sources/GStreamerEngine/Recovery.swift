@@ -9,6 +9,8 @@ import PlayerCore
 /// says so once per outage: a Snapcast server that went away has no other watcher to tell the user.
 extension GStreamerEngine {
     static let recoveryInterval = 1.0
+    /// The engine's lines in quaverd's log (the daemon's handler names the module).
+    static let log = Logger(label: "quaverd")
     static let attemptTimeout = 10.0
 
     func outputLost(_ reason: String) {
@@ -22,11 +24,11 @@ extension GStreamerEngine {
         queuedSeek = nil
         lastPosition = recoveryPosition
         if firstLoss {
-            Logger(label: "quaverd").warning(
+            Self.log.warning(
                 "the sound output stopped (\(reason)): trying again every second; playback resumes where it was")
             emit(.outputLost(began: true))
         } else {
-            Logger(label: "quaverd").debug("the sound output is still gone (\(reason))")
+            Self.log.debug("the sound output is still gone (\(reason))")
         }
         recovery = EventLoop.main.schedule(after: Self.recoveryInterval) { [weak self] in
             self?.reconnect()
@@ -39,7 +41,7 @@ extension GStreamerEngine {
         preroll = Preroll(position: recoveryPosition, playing: wantsPlaying, reportSeek: reportSeekAfterRecovery)
         lastPosition = recoveryPosition
         playbin.set("uri", playbinURI ?? current.uri)
-        Logger(label: "quaverd").debug("trying the sound output again")
+        Self.log.debug("trying the sound output again")
         playbin.setState(.paused)
         // An attempt that neither prerolls nor fails is given up and made again: one in about ten tries of
         // the Snapcast test left the pipeline waiting for good after snapserver came back.
@@ -52,7 +54,7 @@ extension GStreamerEngine {
     func finishRecovery() {
         guard recovery != nil else { return }
         recovery = nil
-        Logger(label: "quaverd").info("the sound output is back: playing on")
+        Self.log.info("the sound output is back: playing on")
         emit(.outputLost(began: false))
     }
 }

@@ -76,11 +76,8 @@ final class SessionRecorderTests: XCTestCase {
     /// A long saved queue arrives after the loop has run (done is called then); the player answers empty meanwhile.
     func testALongStateIsRestoredInTheBackground() throws {
         let count = 8000
-        try file.save(savedState(count))
-        let player = Player(engine: FakeEngine())
-        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
         var done = false
-        recorder.restoreInBackground(resumePaused: true) { done = true }
+        let (player, recorder) = try restoringInBackground(count) { done = true }
         XCTAssertFalse(done, "a file of \(count) tracks is read off the loop")
         XCTAssertTrue(EventLoop.main.run(until: { done }, timeout: 20))
         XCTAssertEqual(player.queueLength, count)
@@ -92,10 +89,7 @@ final class SessionRecorderTests: XCTestCase {
     /// Exit before a background restore arrived: the restore is waited for, so the saved queue survives.
     func testSavingDuringABackgroundRestoreKeepsTheSavedQueue() throws {
         let count = 8000
-        try file.save(savedState(count))
-        let player = Player(engine: FakeEngine())
-        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
-        recorder.restoreInBackground(resumePaused: true) {}
+        let (player, recorder) = try restoringInBackground(count) {}
         try player.setVolume(0.3)
         recorder.finish()
         let saved = try XCTUnwrap(file.load().state)
@@ -106,17 +100,24 @@ final class SessionRecorderTests: XCTestCase {
 
     /// Tracks queued before a background restore arrives stay, after the restored ones.
     func testTracksQueuedBeforeABackgroundRestoreStayAfterIt() throws {
-        try file.save(savedState(8000))
-        let player = Player(engine: FakeEngine())
-        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
         var done = false
-        recorder.restoreInBackground(resumePaused: true) { done = true }
+        let (player, recorder) = try restoringInBackground(8000) { done = true }
         player.add(["file:///music/new.flac"])
         XCTAssertTrue(EventLoop.main.run(until: { done }, timeout: 20))
         XCTAssertEqual(player.queueLength, 8001)
         XCTAssertEqual(player.tracks(in: 8000..<8001).first?.uri, "file:///music/new.flac")
         XCTAssertEqual(player.tracks(in: 0..<1).first?.uri, "file:///music/0.flac")
         recorder.finish()
+    }
+
+    /// A saved state of `count` tracks, being restored in the background into a new player.
+    private func restoringInBackground(_ count: Int, then done: @escaping () -> Void) throws
+        -> (Player, SessionRecorder) {
+        try file.save(savedState(count))
+        let player = Player(engine: FakeEngine())
+        let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
+        recorder.restoreInBackground(resumePaused: true, then: done)
+        return (player, recorder)
     }
 
     private func savedState(_ count: Int) -> SavedState {
