@@ -46,8 +46,21 @@ public final class EventLoop {
     /// Runs `handler` on the loop thread soon. Safe to call from any thread: this is how
     /// GStreamer streaming-thread callbacks hand work to the loop (`g_idle_add` is thread-safe).
     public func post(_ handler: @escaping () -> Void) {
+        post(priority: G_PRIORITY_DEFAULT, handler)
+    }
+
+    /// Runs `handler` on the loop thread once nothing else is ready: no call, reply or signal waiting on a
+    /// socket, no timer due, nothing posted with `post(_:)`. For the next slice of long work (queueing
+    /// 100 000 tracks). GLib runs every ready source of the highest ready priority in one turn, so a slice
+    /// posted at the default priority ran in the same turn as the call that had just arrived, and that
+    /// call waited for both; at this priority it waits for the slice under way at most.
+    public func postInBackground(_ handler: @escaping () -> Void) {
+        post(priority: G_PRIORITY_DEFAULT_IDLE, handler)
+    }
+
+    private func post(priority: Int32, _ handler: @escaping () -> Void) {
         let box = Unmanaged.passRetained(Callback(handler)).toOpaque()
-        g_idle_add_full(G_PRIORITY_DEFAULT, { data in
+        g_idle_add_full(priority, { data in
             let callback = Unmanaged<Callback>.fromOpaque(data!).takeRetainedValue()
             callback.body()
             return 0  // G_SOURCE_REMOVE

@@ -88,6 +88,13 @@ public final class MPRISService: PlayerObserver {
             metadataMap.forget(id)
             trackListChanged { tracksRemoved.append(id) }
         case .trackMoved, .queueReplaced:
+            guard editsInSlices > 0 || player.queueLength <= TrackPathsInSlices.sliceSize else {
+                // A library's track list (a restored queue of 100 000, a move in it) is built over several
+                // turns, as at the end of a long edit: in one turn it held every other caller for 30 ms.
+                beginEditInSlices()
+                trackListChangedMeanwhile = true
+                return endEditInSlices {}
+            }
             trackListChanged { announceRemoved(); announceReplaced() }
         case .metadata(let id):
             if !tracksWithNewMetadata.contains(id) { tracksWithNewMetadata.append(id) }

@@ -77,16 +77,16 @@ public final class QuaverInterface: PlayerObserver {
         return [
             methodAnsweringLater("AddTracks", [Argument("uris", "as"), Argument("position", "s"), Argument("play", "b")],
                                  outputs: [Argument("ids", "ao")]) { this, args, reply in
-                let uris = args[0].stringArrayValue ?? [], place = args[1].stringValue ?? "", play = args[2].boolValue ?? false
+                let place = args[1].stringValue ?? "", play = args[2].boolValue ?? false
                 _ = try this.position(place)  // a bad position is refused before any file is looked at
-                this.checkInSlices(uris, reply) {
+                this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in
                     this.addTracks(uris, at: try this.position(place), play: play, reply)
                 }
             },
             methodAnsweringLater("ReplaceQueue", [Argument("uris", "as"), Argument("play", "b")],
                                  outputs: [Argument("ids", "ao")]) { this, args, reply in
-                let uris = args[0].stringArrayValue ?? [], play = args[1].boolValue ?? false
-                this.checkInSlices(uris, reply) { this.replaceQueue(uris, play: play, reply) }
+                let play = args[1].boolValue ?? false
+                this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in this.replaceQueue(uris, play: play, reply) }
             },
             method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
                 this.mpris.removeTracks(try this.queuedTracks(args[0].arrayValue ?? []))
@@ -164,33 +164,36 @@ public final class QuaverInterface: PlayerObserver {
         }.start()
     }
 
-    /// The checks of OpenUri and AddTrack for a whole batch, `checkSlice` items per turn of the loop (each
-    /// file is looked up on disk: 20 000 of them at once held every other caller for 70 ms), then `apply`,
-    /// which answers. The first refusal is the reply instead, and nothing is applied. A batch of more than
-    /// one slice is not looked at in the turn that read the call: converting 100 000 URIs is that turn's share.
-    private func checkInSlices(_ uris: [String], from start: Int? = nil, _ reply: PendingReply,
-                               apply: @escaping () throws -> Void) {
-        guard let start = start ?? (uris.count > Self.checkSlice ? nil : 0) else {
-            EventLoop.main.post { [weak self] in self?.checkInSlices(uris, from: 0, reply, apply: apply) }
-            return
+    /// The checks of OpenUri and AddTrack for a whole batch (`items`, the strings of an `as`), then `apply`
+    /// with the batch as Swift strings, which answers. The first refusal is the reply instead, and nothing is
+    /// applied. `checkSlice` items are checked and converted per turn of the loop, in the background (each
+    /// file is looked up on disk: 20 000 of them at once held every other caller for 70 ms, and converting
+    /// 100 000 strings 7 ms); none in the turn that read the call, whose share is decoding the message.
+    private func checkInSlices(_ items: [DBusValue], _ reply: PendingReply, apply: @escaping ([String]) throws -> Void) {
+        var uris: [String] = []
+        uris.reserveCapacity(items.count)
+        func check(from start: Int) {
+            let end = min(items.count, start + Self.checkSlice)
+            do {
+                for index in start..<end { uris.append(items[index].stringValue ?? "") }
+                try self.check(uris, start..<end, batchSize: items.count)
+                guard end < items.count else { return try apply(uris) }
+            } catch {
+                return reply.fail(error as? DBusError ?? .failed("\(error)"))
+            }
+            EventLoop.main.postInBackground { check(from: end) }
         }
-        let end = min(uris.count, start + Self.checkSlice)
-        do {
-            try check(uris, start..<end)
-            guard end < uris.count else { return try apply() }
-        } catch {
-            return reply.fail(error as? DBusError ?? .failed("\(error)"))
-        }
-        EventLoop.main.post { [weak self] in self?.checkInSlices(uris, from: end, reply, apply: apply) }
+        guard items.count > Self.checkSlice else { return check(from: 0) }
+        EventLoop.main.postInBackground { check(from: 0) }
     }
 
-    static let checkSlice = 2000
+    static let checkSlice = 1000
 
     /// The checks of OpenUri and AddTrack for `range` of a batch; the error names the first refused item.
     /// Contents are looked at for small batches only: reading the start of every file of a library
     /// would keep the bus waiting (a bad file among thousands fails and is skipped when it comes up).
-    private func check(_ uris: [String], _ range: Range<Int>) throws {
-        let recognisesMedia = uris.count <= Self.contentCheckedBatch ? mpris.configuration.recognisesMedia : nil
+    private func check(_ uris: [String], _ range: Range<Int>, batchSize: Int) throws {
+        let recognisesMedia = batchSize <= Self.contentCheckedBatch ? mpris.configuration.recognisesMedia : nil
         for index in range {
             let uri = uris[index]
             do {

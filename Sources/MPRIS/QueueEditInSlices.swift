@@ -62,7 +62,7 @@ final class QueueEditInSlices {
             }
             return
         }
-        EventLoop.main.post { self.step(from: end) }
+        EventLoop.main.postInBackground { self.step(from: end) }
     }
 
     private func apply(_ slice: ArraySlice<String>, first: Bool) -> [TrackID] {

@@ -6,7 +6,7 @@ import PlayerCore
 /// in one turn held every other client for 20 ms on top of sending the signal that carries it.
 /// The ids are taken when it starts; the caller compares them with the queue when `finished` runs.
 final class TrackPathsInSlices {
-    static let sliceSize = 10_000
+    static let sliceSize = 5_000
 
     let ids: [TrackID]
     private var paths: [DBusValue] = []
@@ -27,6 +27,6 @@ final class TrackPathsInSlices {
         let end = min(ids.count, start + Self.sliceSize)
         for id in ids[start..<end] { paths.append(.objectPath(TrackPath.path(of: id))) }
         guard end < ids.count else { return finished(ids, .array(element: "o", paths)) }
-        EventLoop.main.post { self.step(from: end) }
+        EventLoop.main.postInBackground { self.step(from: end) }
     }
 }

@@ -30,6 +30,22 @@ final class EventLoopTests: XCTestCase {
         XCTAssertTrue(EventLoop.main.run(until: { ranOnLoopThread }, timeout: 2))
     }
 
+    /// Background work yields to whatever else is ready, even when it was posted first: that is what keeps a
+    /// call from waiting for the next slice of a long edit as well as the one under way.
+    func testBackgroundWorkRunsAfterReadyWorkAndReadyFileDescriptors() {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&fds), 0)
+        defer { close(fds[0]); close(fds[1]) }
+        var order: [String] = []
+        EventLoop.main.postInBackground { order.append("background") }
+        EventLoop.main.post { order.append("posted") }
+        let watch = EventLoop.main.watch(fd: fds[0], conditions: [.input]) { _ in order.append("readable"); return false }
+        _ = write(fds[1], "x", 1)
+        XCTAssertTrue(EventLoop.main.run(until: { order.count == 3 }, timeout: 2))
+        XCTAssertEqual(order.last, "background", "\(order)")
+        watch.cancel()
+    }
+
     func testWatchSeesReadableFileDescriptor() {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)

@@ -104,5 +104,23 @@ final class LongQueueTests: XCTestCase {
         XCTAssertEqual(seen().dropFirst(2).map(\.0), ["TrackListReplaced", "PropertiesChanged"])
         XCTAssertTrue(seen().dropFirst(2).first?.1 == left, "\(seen().dropFirst(2).first?.1.count ?? 0) paths")
         daemon.assertIntact(tracks: left)
+
+        // A move in a queue this long has its track list built over several turns too; two moves sent
+        // together end in a signal with the queue after both.
+        let noTrack = DBusValue.objectPath(try ObjectPath(ControlAPI.TrackPath.noTrack))
+        var firstMove: Result<[DBusValue], DBusError>?
+        daemon.client.call(destination: ControlAPI.busName, path: try ObjectPath(ControlAPI.objectPath),
+                           interface: ControlAPI.quaverInterface, method: "MoveTrack",
+                           arguments: [.objectPath(try ObjectPath(left.last!)), noTrack]) { firstMove = $0 }
+        try daemon.call("MoveTrack", [.objectPath(try ObjectPath(left[1])), noTrack], on: ControlAPI.quaverInterface)
+        XCTAssertTrue(EventLoop.main.run(until: { firstMove != nil }, timeout: 5))
+        let moved = [left[1], left.last!, left[0]] + left.dropFirst(2).dropLast()
+        XCTAssertEqual(daemon.tracks, moved)
+        XCTAssertTrue(EventLoop.main.run(until: { seen().dropFirst(4).last?.1 == ["Tracks"] && seen().dropFirst(4).contains { $0.1 == moved } },
+                                         timeout: 10), "\(seen().dropFirst(4).map { ($0.0, $0.1.count) })")
+        EventLoop.main.run(until: { false }, timeout: 0.3)
+        XCTAssertEqual(seen().dropFirst(4).filter { $0.0 == "TrackListReplaced" }.last?.1, moved)
+        XCTAssertFalse(seen().dropFirst(4).contains { $0.0 == "TrackAdded" || $0.0 == "TrackRemoved" })
+        daemon.assertIntact(tracks: moved)
     }
 }
