@@ -20,8 +20,8 @@ extension Player {
     }
 
     private func sharesAlbumWithNeighbour(_ track: Track) -> Bool {
-        let neighbours = [order.previous(before: track.id, wrap: wrapsQueue),
-                          order.upcoming(after: track.id, wrap: wrapsQueue)]
+        let neighbours = [order.previous(before: track.id, wrap: wrapsQueue, in: queue),
+                          order.upcoming(after: track.id, wrap: wrapsQueue, in: queue)]
         return neighbours.contains { id in
             guard let id, id != track.id, let neighbour = queue.track(id) else { return false }
             return track.tags.isSameAlbum(as: neighbour.tags)

@@ -51,6 +51,8 @@ struct PlayQueue {
     func track(at index: Int) -> Track { track(of: slots[index]) }
     func uri(_ id: TrackID) -> String? { index(of: id).map { slots[$0].uri(in: texts) } }
 
+    func id(at index: Int) -> TrackID? { slots.indices.contains(index) ? slots[index].id : nil }
+
     /// The track just before `index`, which is what MPRIS's TrackAdded calls AfterTrack; `nil` at the start.
     func id(before index: Int) -> TrackID? { index > 0 ? slots[index - 1].id : nil }
 

@@ -39,7 +39,7 @@ extension Player {
         changing {
             userActed()
             guard let current = currentTrackID,
-                  let next = order.moveForward(from: current, wrap: wrapsQueue) else { return }
+                  let next = order.moveForward(from: current, wrap: wrapsQueue, in: queue) else { return }
             if next == current { restartCurrent(); return }
             switchTo(next)
         }
@@ -52,7 +52,7 @@ extension Player {
             userActed()
             guard let current = currentTrackID else { return }
             if position > Player.restartThreshold { restartCurrent(); return }
-            guard let previous = order.previous(before: current, wrap: wrapsQueue) else { return }
+            guard let previous = order.previous(before: current, wrap: wrapsQueue, in: queue) else { return }
             switchTo(previous)
         }
     }
@@ -62,7 +62,7 @@ extension Player {
     public func previousOrRestart() {
         changing {
             guard let current = currentTrackID else { return }
-            if position <= Player.restartThreshold, order.previous(before: current, wrap: wrapsQueue) == nil {
+            if position <= Player.restartThreshold, order.previous(before: current, wrap: wrapsQueue, in: queue) == nil {
                 userActed()
                 restartCurrent()
             } else {
@@ -144,7 +144,7 @@ extension Player {
     public func setShuffle(_ on: Bool) {
         changing {
             guard on != isShuffled else { return }
-            order.reset(queue: queue.ids, current: currentTrackID, shuffled: on)
+            order.reset(queue: queue, current: currentTrackID, shuffled: on)
         }
     }
 

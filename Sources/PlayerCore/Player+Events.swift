@@ -55,8 +55,8 @@ extension Player: AudioEngineDelegate {
             advance(repeatingTrack: false)
             return
         }
-        if order.upcoming(after: current, wrap: wrapsQueue) == id {
-            _ = order.moveForward(from: current, wrap: wrapsQueue)
+        if order.upcoming(after: current, wrap: wrapsQueue, in: queue) == id {
+            _ = order.moveForward(from: current, wrap: wrapsQueue, in: queue)
         } else {
             order.jump(to: id, from: current)
         }
@@ -84,8 +84,8 @@ extension Player: AudioEngineDelegate {
         if takeBackFailedOpen(id) { return }
         if id != loaded, let current = currentTrackID, queue.contains(id) {
             // The prepared item failed as the engine switched to it: skip from there.
-            if order.upcoming(after: current, wrap: wrapsQueue) == id {
-                _ = order.moveForward(from: current, wrap: wrapsQueue)
+            if order.upcoming(after: current, wrap: wrapsQueue, in: queue) == id {
+                _ = order.moveForward(from: current, wrap: wrapsQueue, in: queue)
             }
             currentTrackID = id
         }

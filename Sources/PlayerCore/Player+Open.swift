@@ -31,7 +31,7 @@ extension Player {
         guard let over = openedOver, over.opened == id, queue.contains(over.track) else { return false }
         openedOver = nil
         _ = queue.remove(id)
-        order.didRemove(id, queue: queue.ids)
+        order.didRemove([id])
         readAtOnce.remove(id)
         note(.trackRemoved(id))
         order.jump(to: over.track, from: id)

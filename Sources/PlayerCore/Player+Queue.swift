@@ -27,8 +27,8 @@ extension Player {
             guard !entries.isEmpty, let ids = queue.insert(entries, at: position) else { return }
             added = ids
             note(.tracksAdded(ids, after: queue.id(before: queue.index(of: ids[0])!)))
-            order.didInsert(ids, queue: queue.ids, current: currentTrackID)
-            if currentTrackID == nil { currentTrackID = order.first }
+            order.didInsert(ids, current: currentTrackID)
+            if currentTrackID == nil { currentTrackID = order.first(in: queue) }
         }
         return added
     }
@@ -38,9 +38,9 @@ extension Player {
     public func remove(_ id: TrackID) {
         changing {
             guard queue.contains(id) else { return }
-            let successor = id == currentTrackID ? order.moveForward(from: id, wrap: wrapsQueue) : nil
+            let successor = id == currentTrackID ? order.moveForward(from: id, wrap: wrapsQueue, in: queue) : nil
             _ = queue.remove(id)
-            order.didRemove(id, queue: queue.ids)
+            order.didRemove([id])
             failedInARow.remove(id)
             readAtOnce.remove(id)
             note(.trackRemoved(id))
@@ -69,10 +69,10 @@ extension Player {
             let named = ids.filter { queue.contains($0) && gone.insert($0).inserted }
             guard !gone.isEmpty else { return }
             let successor = currentTrackID.flatMap {
-                gone.contains($0) ? order.moveForward(from: $0, skipping: gone, wrap: wrapsQueue) : nil
+                gone.contains($0) ? order.moveForward(from: $0, skipping: gone, wrap: wrapsQueue, in: queue) : nil
             }
             queue.remove(gone)
-            order.didRemove(gone, queue: queue.ids)
+            order.didRemove(gone)
             failedInARow.subtract(gone)
             for id in named { note(.trackRemoved(id)) }
             guard let current = currentTrackID, gone.contains(current) else { return }
@@ -89,7 +89,6 @@ extension Player {
     public func move(_ id: TrackID, to position: QueuePosition) {
         changing {
             guard queue.move(id, to: position), let index = queue.index(of: id) else { return }
-            order.didMove(queue: queue.ids)
             note(.trackMoved(id, after: queue.id(before: index)))
         }
     }
@@ -131,8 +130,8 @@ extension Player {
         queue.removeAll()
         let ids = queue.insert(entries, at: .end) ?? []
         let chosen = index.flatMap { ids.indices.contains($0) ? ids[$0] : nil }
-        order.reset(queue: ids, current: chosen, shuffled: shuffled ?? isShuffled)
-        currentTrackID = chosen ?? order.first
+        order.reset(queue: queue, current: chosen, shuffled: shuffled ?? isShuffled)
+        currentTrackID = chosen ?? order.first(in: queue)
         failedInARow = []
         readAtOnce = []
         if ids.isEmpty { status = .stopped }

@@ -66,7 +66,7 @@ extension Player {
         guard let current = currentTrackID else { return }
         if repeatingTrack && loopMode == .track {
             load(current, playing: status == .playing)
-        } else if let next = order.moveForward(from: current, wrap: wrapsQueue) {
+        } else if let next = order.moveForward(from: current, wrap: wrapsQueue, in: queue) {
             currentTrackID = next
             load(next, playing: status == .playing)
         } else {
@@ -78,13 +78,13 @@ extension Player {
     func stopAtEndOfQueue() {
         status = .stopped
         unload()
-        currentTrackID = order.startOver()
+        currentTrackID = order.startOver(in: queue)
     }
 
     /// What should follow the loaded item: the same track when looping it, else the next in order.
     private var wantedNext: EngineItem? {
         guard let current = currentTrackID else { return nil }
-        let next = loopMode == .track ? current : order.upcoming(after: current, wrap: wrapsQueue)
+        let next = loopMode == .track ? current : order.upcoming(after: current, wrap: wrapsQueue, in: queue)
         return next.flatMap(queue.track).map(engineItem(for:))
     }
 

@@ -141,8 +141,8 @@ public final class Player {
         can.canPlay = true
         can.canPause = true
         can.canSeek = current.isSeekable == true
-        can.canGoNext = order.hasNext(after: current.id, wrap: loopMode == .playlist)
-        can.canGoPrevious = order.hasPrevious(before: current.id, wrap: loopMode == .playlist)
+        can.canGoNext = order.hasNext(after: current.id, wrap: loopMode == .playlist, in: queue)
+        can.canGoPrevious = order.hasPrevious(before: current.id, wrap: loopMode == .playlist, in: queue)
         return can
     }
 
