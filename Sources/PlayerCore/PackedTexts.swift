@@ -1,9 +1,12 @@
-/// Where a text lives in `PackedTexts.bytes`.
+/// Where a text lives in `PackedTexts.bytes`: 32-bit numbers, so a queue entry's two spans take 16 bytes
+/// (with a 64-bit offset each took 16 on its own, padding included).
 struct TextSpan: Equatable, Sendable {
-    var offset: Int
+    var offset: UInt32
     var count: UInt32
     /// No text (a track without a title).
-    static let absent = TextSpan(offset: -1, count: 0)
+    static let absent = TextSpan(offset: .max, count: 0)
+
+    var range: Range<Int> { Int(offset)..<Int(offset) + Int(count) }
 }
 
 /// The queue's texts one after another in one byte array, and the folders of its URIs each stored once.
@@ -15,7 +18,12 @@ struct TextSpan: Equatable, Sendable {
 ///
 /// Texts are never changed in place: a replaced title or a removed track leaves its bytes unused, and
 /// `compacted(keeping:)` writes the live ones into a new array once they are the smaller part.
+///
+/// The array holds at most `capacityLimit` bytes (4 GiB, some 60 million tracks of a library): a text that
+/// would end beyond it is not kept (`append` gives `.absent`) and a batch is not taken (`canAbsorb`).
 struct PackedTexts: Sendable {
+    static let capacityLimit = Int(UInt32.max - 1)
+
     private(set) var bytes: [UInt8] = []
     /// Number 0 is the empty folder (a URI without a "/").
     private var folders = InternTable(first: "")
@@ -29,15 +37,15 @@ struct PackedTexts: Sendable {
 
     private mutating func append<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> TextSpan {
         let offset = bytes.count
+        guard utf8.count <= Self.capacityLimit - offset else { return .absent }
         bytes.append(contentsOf: utf8)
-        return TextSpan(offset: offset, count: UInt32(bytes.count - offset))
+        return TextSpan(offset: UInt32(offset), count: UInt32(bytes.count - offset))
     }
 
     func string(_ span: TextSpan) -> String? {
         guard span != .absent else { return nil }
         return bytes.withUnsafeBufferPointer { all in
-            String(decoding: UnsafeBufferPointer(rebasing: all[span.offset..<span.offset + Int(span.count)]),
-                   as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: all[span.range]), as: UTF8.self)
         }
     }
 
@@ -58,9 +66,12 @@ struct PackedTexts: Sendable {
         if span != .absent { unusedBytes += Int(span.count) }
     }
 
-    /// Adds `other`'s texts after these; returns by how much its offsets move and its folders' new numbers.
-    mutating func absorb(_ other: PackedTexts) -> (shift: Int, folders: [UInt32]) {
-        let shift = bytes.count
+    func canAbsorb(_ other: PackedTexts) -> Bool { other.bytes.count <= Self.capacityLimit - bytes.count }
+
+    /// Adds `other`'s texts after these (`canAbsorb` must hold); returns by how much its offsets move and its
+    /// folders' new numbers.
+    mutating func absorb(_ other: PackedTexts) -> (shift: UInt32, folders: [UInt32]) {
+        let shift = UInt32(bytes.count)
         bytes.append(contentsOf: other.bytes)
         unusedBytes += other.unusedBytes
         return (shift, other.folders.values.map { folders.index(of: $0) })
@@ -90,8 +101,8 @@ struct PackedTexts: Sendable {
         forEachSpan { span in
             guard span != .absent else { return }
             let start = kept.bytes.count
-            kept.bytes.append(contentsOf: bytes[span.offset..<span.offset + Int(span.count)])
-            span.offset = start
+            kept.bytes.append(contentsOf: bytes[span.range])
+            span.offset = UInt32(start)
         }
         return kept
     }

@@ -60,7 +60,7 @@ struct PlayQueue {
     /// Only ids and numbers are filled in here, and the texts copied in one piece: the rest was converted
     /// by `PreparedEntries`.
     mutating func insert(_ entries: PreparedEntries, at position: QueuePosition) -> [TrackID]? {
-        guard let start = insertionIndex(for: position) else { return nil }
+        guard let start = insertionIndex(for: position), texts.canAbsorb(entries.texts) else { return nil }
         let sharedIndex = entries.shared.values.map { shared.index(of: $0) }
         let (shift, folders) = texts.absorb(entries.texts)
         var added = entries.slots
@@ -227,15 +227,15 @@ public struct PreparedEntries: Sendable {
     }
 }
 
-/// One queue entry as stored: 64 bytes, and its file name and title in `PackedTexts`.
+/// One queue entry as stored: 48 bytes, and its file name and title in `PackedTexts`.
 struct QueueSlot: Sendable {
     var id: TrackID
     /// Nanoseconds; `Int64.min` when unknown.
     var length: Int64
-    /// `Int.min` when unknown.
-    var trackNumber: Int
     var name: TextSpan
     var title: TextSpan
+    /// `Int32.min` when unknown; tags' numbers beyond 32 bits are clamped.
+    var trackNumber: Int32
     var folder: UInt32
     /// Index into `SharedTagTable.values`; 0 is no shared tags.
     var sharedIndex: UInt32
@@ -254,7 +254,7 @@ struct QueueSlot: Sendable {
     /// Everything but the texts.
     mutating func set(_ tags: TrackTags, duration: Duration?, isSeekable: Bool?, shared: inout SharedTagTable) {
         length = duration.map(Self.nanoseconds) ?? .min
-        trackNumber = tags.trackNumber ?? .min
+        trackNumber = tags.trackNumber.map { Int32(clamping: $0) } ?? .min
         sharedIndex = shared.index(of: SharedTags(tags))
         seekable = isSeekable.map { $0 ? 1 : 0 } ?? -1
     }
@@ -262,7 +262,7 @@ struct QueueSlot: Sendable {
     func uri(in texts: PackedTexts) -> String { texts.uri(folder: folder, name: name) }
 
     /// Points at the same texts after they were appended `shift` bytes further, with renumbered folders.
-    mutating func move(by shift: Int, folders: [UInt32]) {
+    mutating func move(by shift: UInt32, folders: [UInt32]) {
         name.offset += shift
         if title != .absent { title.offset += shift }
         folder = folders[Int(folder)]
@@ -272,7 +272,7 @@ struct QueueSlot: Sendable {
         var tags = TrackTags()
         shared[Int(sharedIndex)].apply(to: &tags)
         tags.title = texts.string(title)
-        tags.trackNumber = trackNumber == .min ? nil : trackNumber
+        tags.trackNumber = trackNumber == .min ? nil : Int(trackNumber)
         return Track(id: id, uri: uri(in: texts), tags: tags, duration: length == .min ? nil : .nanoseconds(length),
                      isSeekable: seekable < 0 ? nil : seekable == 1)
     }
