@@ -82,8 +82,11 @@ final class LoopAttachment {
             // Dispatched in the next turn, not this one: reading the end of a large message (AddTracks of
             // 100 000 URIs, 7 MB) has libdbus validate all of it, some 10 ms, and decoding it is another
             // 20 ms; in one turn they held every other caller for both. The next slice of long work waits
-            // in the background (`EventLoop.postInBackground`), so this dispatch comes before it.
-            self?.scheduleDispatch()
+            // in the background (`EventLoop.postInBackground`), so this dispatch comes before it. Nothing is
+            // posted while a message is still coming in: a 7 MB one takes some 2 000 reads.
+            if let self, dbus_connection_get_dispatch_status(self.connection) == DBUS_DISPATCH_DATA_REMAINS {
+                self.scheduleDispatch()
+            }
             return true
         }
         dbus_watch_set_data(watch, Unmanaged.passRetained(source).toOpaque(), nil)

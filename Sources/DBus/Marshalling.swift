@@ -211,6 +211,19 @@ enum ValueReader {
         }
     }
 
+    /// The elements of an `as` or `ao`, read without asking each one's type: an AddTracks of 100 000 URIs
+    /// is decoded in the turn that dispatches it.
+    private static func texts(_ iter: inout DBusMessageIter, objectPaths: Bool) -> [DBusValue] {
+        var sub = DBusMessageIter()
+        dbus_message_iter_recurse(&iter, &sub)
+        var values: [DBusValue] = []
+        guard dbus_message_iter_get_arg_type(&sub) != TypeCode.invalid else { return values }
+        repeat {
+            values.append(objectPaths ? .objectPath(ObjectPath(trusted: text(&sub))) : .string(text(&sub)))
+        } while dbus_message_iter_next(&sub) != 0
+        return values
+    }
+
     /// Every element of the container at `iter`.
     private static func elements(_ iter: inout DBusMessageIter) throws -> [DBusValue] {
         var values: [DBusValue] = []
@@ -221,6 +234,9 @@ enum ValueReader {
     private static func array(_ iter: inout DBusMessageIter) throws -> DBusValue {
         // The element type is known even when the array is empty.
         let elementType = dbus_message_iter_get_element_type(&iter)
+        if elementType == TypeCode.string || elementType == TypeCode.objectPath {
+            return .array(element: elementSignature(&iter, elementType), texts(&iter, objectPaths: elementType == TypeCode.objectPath))
+        }
         guard elementType == TypeCode.dictEntry else {
             return .array(element: elementSignature(&iter, elementType), try elements(&iter))
         }
