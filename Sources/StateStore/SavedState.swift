@@ -3,10 +3,13 @@
 /// What the daemon remembers between runs: the queue and where it was in it.
 ///
 /// Plain values only (no PlayerCore types), so this module stays independent of the core; the daemon
-/// converts. Stored as compact JSON; empty and unknown fields are left out to keep a 20 000-track queue small.
-public struct SavedState: Codable, Equatable, Sendable {
-    /// The format written by this build. A file with another version is set aside on load, not guessed at.
-    public static let currentVersion = 1
+/// converts. Stored as compact JSON (`StateJSON` writes it, this type's `Decodable` form reads it); empty and
+/// unknown fields are left out to keep a 20 000-track queue small.
+public struct SavedState: Decodable, Equatable, Sendable {
+    /// The format written by this build. Version 1 files (one full URI and tag set per track) are read too;
+    /// a file with any other version is set aside on load, not guessed at.
+    public static let currentVersion = 2
+    static let readableVersions = 1...2
 
     public var version: Int
     public var queue: [SavedTrack]
@@ -41,6 +44,31 @@ public struct SavedState: Codable, Equatable, Sendable {
         self.wasPlaying = wasPlaying
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case version, queue, folders, sharedTags, currentIndex, positionMicroseconds, volume, rate, loopMode, shuffle,
+             wasPlaying, revision
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decode(Int.self, forKey: .version)
+        if version >= 2 {
+            let folders = try c.decode([String].self, forKey: .folders)
+            let shared = try c.decode([SharedTrackTags].self, forKey: .sharedTags)
+            queue = try c.decode([PackedTrack].self, forKey: .queue).map { try $0.track(folders: folders, shared: shared) }
+        } else {
+            queue = try c.decode([SavedTrack].self, forKey: .queue)
+        }
+        currentIndex = try c.decodeIfPresent(Int.self, forKey: .currentIndex)
+        positionMicroseconds = try c.decode(Int64.self, forKey: .positionMicroseconds)
+        volume = try c.decode(Double.self, forKey: .volume)
+        rate = try c.decode(Double.self, forKey: .rate)
+        loopMode = try c.decode(String.self, forKey: .loopMode)
+        shuffle = try c.decode(Bool.self, forKey: .shuffle)
+        wasPlaying = try c.decode(Bool.self, forKey: .wasPlaying)
+        revision = try c.decodeIfPresent(String.self, forKey: .revision)
+    }
+
     /// Why a decoded state cannot be used as it is, or `nil` if it is consistent.
     func inconsistency() -> String? {
         if let index = currentIndex, !queue.indices.contains(index) {
@@ -71,7 +99,7 @@ public struct PositionMark: Codable, Equatable, Sendable {
 }
 
 /// One queue entry: where it is, and the tags last read from it (shown before the file is opened again).
-public struct SavedTrack: Codable, Equatable, Sendable {
+public struct SavedTrack: Decodable, Equatable, Sendable {
     public var uri: String
     public var metadata: SavedMetadata?
 
@@ -82,7 +110,7 @@ public struct SavedTrack: Codable, Equatable, Sendable {
 }
 
 /// Cached tags of a track. Empty fields are unknown.
-public struct SavedMetadata: Codable, Equatable, Sendable {
+public struct SavedMetadata: Decodable, Equatable, Sendable {
     public var title: String?
     public var artists: [String]
     public var album: String?
@@ -121,17 +149,57 @@ public struct SavedMetadata: Codable, Equatable, Sendable {
         lengthMicroseconds = try c.decodeIfPresent(Int64.self, forKey: .lengthMicroseconds)
         artURL = try c.decodeIfPresent(String.self, forKey: .artURL)
     }
+}
 
-    /// Leaves out empty artist lists as well as `nil`s (the synthesized encoder would write `[]`).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(title, forKey: .title)
-        if !artists.isEmpty { try c.encode(artists, forKey: .artists) }
-        try c.encodeIfPresent(album, forKey: .album)
-        if !albumArtists.isEmpty { try c.encode(albumArtists, forKey: .albumArtists) }
-        try c.encodeIfPresent(trackNumber, forKey: .trackNumber)
-        try c.encodeIfPresent(discNumber, forKey: .discNumber)
-        try c.encodeIfPresent(lengthMicroseconds, forKey: .lengthMicroseconds)
-        try c.encodeIfPresent(artURL, forKey: .artURL)
+/// The tags that tracks of one album share, stored once in a version 2 file (its `sharedTags`).
+struct SharedTrackTags: Decodable, Hashable, Sendable {
+    var album: String?
+    var artists: [String]
+    var albumArtists: [String]
+    var discNumber: Int?
+
+    init(_ metadata: SavedMetadata) {
+        (album, artists, albumArtists, discNumber) = (metadata.album, metadata.artists, metadata.albumArtists,
+                                                      metadata.discNumber)
+    }
+
+    var isEmpty: Bool { album == nil && artists.isEmpty && albumArtists.isEmpty && discNumber == nil }
+
+    private enum CodingKeys: String, CodingKey { case album, artists, albumArtists, discNumber }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        album = try c.decodeIfPresent(String.self, forKey: .album)
+        artists = try c.decodeIfPresent([String].self, forKey: .artists) ?? []
+        albumArtists = try c.decodeIfPresent([String].self, forKey: .albumArtists) ?? []
+        discNumber = try c.decodeIfPresent(Int.self, forKey: .discNumber)
+    }
+}
+
+/// One queue entry of a version 2 file: `f` numbers its URI's folder (up to and with the last "/") in
+/// `folders`, `n` is the rest; `s` numbers its album's tags in `sharedTags`; its own tags follow.
+struct PackedTrack: Decodable {
+    var f: Int
+    var n: String
+    var s: Int?
+    var title: String?
+    var trackNumber: Int?
+    var lengthMicroseconds: Int64?
+    var artURL: String?
+
+    struct BadReference: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    func track(folders: [String], shared: [SharedTrackTags]) throws -> SavedTrack {
+        guard folders.indices.contains(f) else { throw BadReference(description: "folder \(f) of \(folders.count)") }
+        let tags = try s.map { index in
+            guard shared.indices.contains(index) else { throw BadReference(description: "shared tags \(index) of \(shared.count)") }
+            return shared[index]
+        }
+        let metadata = SavedMetadata(title: title, artists: tags?.artists ?? [], album: tags?.album,
+                                     albumArtists: tags?.albumArtists ?? [], trackNumber: trackNumber,
+                                     discNumber: tags?.discNumber, lengthMicroseconds: lengthMicroseconds, artURL: artURL)
+        return SavedTrack(uri: folders[f] + n, metadata: metadata == SavedMetadata() ? nil : metadata)
     }
 }

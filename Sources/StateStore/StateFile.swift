@@ -99,8 +99,9 @@ public struct StateFile: Sendable {
     }
 
     private func versionProblem(_ version: Int) -> Unusable? {
-        guard version != SavedState.currentVersion else { return nil }
-        return Unusable(reason: "it has format version \(version), this Quaver reads version \(SavedState.currentVersion)")
+        guard !SavedState.readableVersions.contains(version) else { return nil }
+        let readable = SavedState.readableVersions
+        return Unusable(reason: "it has format version \(version), this Quaver reads versions \(readable.lowerBound) to \(readable.upperBound)")
     }
 
     private func setAside(because reason: String, now: Date) -> LoadedState {

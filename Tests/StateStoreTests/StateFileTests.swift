@@ -1,5 +1,5 @@
 import Foundation
-import StateStore
+@testable import StateStore
 import TestSupport
 import XCTest
 
@@ -58,7 +58,7 @@ final class StateFileTests: XCTestCase {
         let text = try String(contentsOf: file.url, encoding: .utf8)
         XCTAssertFalse(text.contains("artists"), text)
         XCTAssertFalse(text.contains("currentIndex"), text)
-        XCTAssertTrue(text.contains("\"version\":1"), text)
+        XCTAssertTrue(text.contains("\"version\":2"), text)
     }
 
     func testAStaleTemporaryFromACrashIsReplaced() throws {
@@ -75,7 +75,7 @@ final class StateFileTests: XCTestCase {
         var wrongVersion = try JSONSerialization.jsonObject(with: good) as! [String: Any]
         wrongVersion["version"] = 99
         var badIndex = wrongVersion
-        badIndex["version"] = 1
+        badIndex["version"] = 2
         badIndex["currentIndex"] = 7
         var badType = badIndex
         badType["currentIndex"] = 0
@@ -84,7 +84,7 @@ final class StateFileTests: XCTestCase {
             (Data("{not json".utf8), "not a Quaver state file"),
             (good.prefix(good.count / 2), "truncated"),
             (Data(), "not a Quaver state file"),
-            (try JSONSerialization.data(withJSONObject: wrongVersion), "format version 99, this Quaver reads version 1"),
+            (try JSONSerialization.data(withJSONObject: wrongVersion), "format version 99, this Quaver reads versions 1 to 2"),
             (try JSONSerialization.data(withJSONObject: badIndex), "current index 7 is outside the queue of 2 tracks"),
             (try JSONSerialization.data(withJSONObject: badType), "bad value at .volume"),
         ]
@@ -147,7 +147,7 @@ final class StateFileTests: XCTestCase {
             times.append(Date().timeIntervalSince(start))
         }
         let encodeStart = Date()
-        _ = try JSONEncoder().encode(state)
+        _ = try StateJSON.encode(state)
         let encodeTime = Date().timeIntervalSince(encodeStart)
         let loadStart = Date()
         let loaded = file.load()

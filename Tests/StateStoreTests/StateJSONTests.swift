@@ -34,8 +34,48 @@ final class StateJSONTests: XCTestCase {
     func testUnknownFieldsAreLeftOut() throws {
         let text = String(decoding: try StateJSON.encode(SavedState(queue: [SavedTrack(uri: "file:///m/a.flac",
             metadata: SavedMetadata(title: "T"))])), as: UTF8.self)
-        XCTAssertEqual(text, #"{"version":1,"queue":[{"uri":"file:///m/a.flac","metadata":{"title":"T"}}],"#
-            + #""positionMicroseconds":0,"volume":1.0,"rate":1.0,"loopMode":"None","shuffle":false,"wasPlaying":false}"#)
+        XCTAssertEqual(text, #"{"version":2,"queue":[{"f":0,"n":"a.flac","title":"T"}],"folders":["file:///m/"],"#
+            + #""sharedTags":[],"positionMicroseconds":0,"volume":1.0,"rate":1.0,"loopMode":"None","shuffle":false,"#
+            + #""wasPlaying":false}"#)
+    }
+
+    /// Each folder and each album's shared tags are written once, whatever the number of tracks naming them.
+    func testFoldersAndAlbumTagsAreStoredOnce() throws {
+        let tracks = (0..<300).map { n in
+            SavedTrack(uri: "file:///music/Artist \(n % 3)/Album \(n % 3)/\(n).flac", metadata: SavedMetadata(
+                title: "T\(n)", artists: ["Artist \(n % 3)"], album: "Album \(n % 3)", trackNumber: n,
+                lengthMicroseconds: Int64(n)))
+        }
+        let state = SavedState(queue: tracks + [SavedTrack(uri: "no-slash"), SavedTrack(uri: "file:///music/")])
+        let bytes = try StateJSON.encode(state)
+        XCTAssertEqual(try roundTrip(state), state)
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertEqual(text.components(separatedBy: "Album 1/").count - 1, 1, "one folder entry")
+        XCTAssertEqual(text.components(separatedBy: #""album":"Album 2""#).count - 1, 1, "one shared tag set")
+    }
+
+    /// Files written before version 2 (a full URI and tag set per track) are still read as they were.
+    func testAVersionOneFileIsRead() throws {
+        let text = #"{"version":1,"queue":[{"uri":"file:///m/a.flac","metadata":{"title":"T","artists":["X"],"album":"L","#
+            + #""trackNumber":3,"lengthMicroseconds":5}},{"uri":"http://r.example/s"}],"currentIndex":1,"#
+            + #""positionMicroseconds":7,"volume":0.5,"rate":1.0,"loopMode":"Track","shuffle":true,"wasPlaying":true}"#
+        let state = try JSONDecoder().decode(SavedState.self, from: Data(text.utf8))
+        var expected = SavedState(queue: [
+            SavedTrack(uri: "file:///m/a.flac", metadata: SavedMetadata(title: "T", artists: ["X"], album: "L", trackNumber: 3,
+                                                                        lengthMicroseconds: 5)),
+            SavedTrack(uri: "http://r.example/s"),
+        ], currentIndex: 1, positionMicroseconds: 7, volume: 0.5, rate: 1, loopMode: "Track", shuffle: true, wasPlaying: true)
+        expected.version = 1
+        XCTAssertEqual(state, expected)
+    }
+
+    /// A track naming a folder or tag set the file does not have makes the file unusable, not a crash.
+    func testAReferenceOutsideTheTablesIsAnError() {
+        for track in [#"{"f":1,"n":"a"}"#, #"{"f":0,"n":"a","s":0}"#, #"{"f":-1,"n":"a"}"#] {
+            let text = #"{"version":2,"queue":["# + track + #"],"folders":["file:///m/"],"sharedTags":[],"#
+                + #""positionMicroseconds":0,"volume":1.0,"rate":1.0,"loopMode":"None","shuffle":false,"wasPlaying":false}"#
+            XCTAssertThrowsError(try JSONDecoder().decode(SavedState.self, from: Data(text.utf8)), track)
+        }
     }
 
     func testANonFiniteVolumeIsRefusedNotWritten() {
