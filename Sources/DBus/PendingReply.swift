@@ -8,6 +8,7 @@ public final class PendingReply {
     private weak var connection: Connection?
     private let member: String
     private var answered = false
+    private var onAnswered: (() -> Void)?
 
     init(call: Message, member: String, outputSignature: Signature, connection: Connection) {
         self.call = call
@@ -26,13 +27,16 @@ public final class PendingReply {
 
     public func fail(_ error: DBusError) { send(call.errorReply(error)) }
 
-    /// The handler threw before answering: the error it threw is the reply.
-    func answeredByThrow() { answered = true }
+    /// Runs `body` once, right after the reply or the error has gone out.
+    public func whenAnswered(_ body: @escaping () -> Void) { onAnswered = body }
 
     private func send(_ reply: Message) {
         guard !answered else { return }
         answered = true
         if call.expectsReply { connection?.send(reply) }
+        let body = onAnswered
+        onAnswered = nil
+        body?()
     }
 
     deinit { if !answered { fail(.failed("\(member) was not answered")) } }

@@ -17,6 +17,8 @@ public final class QuaverInterface: PlayerObserver {
     private let mpris: MPRISService
     private let version: String
     private var player: Player { mpris.player }
+    /// AddTracks and ReplaceQueue calls not answered yet, in the order they came; the first is under way.
+    private var editsInOrder: [() -> Void] = []
 
     /// Observes the player (held weakly by it: keep this object alive as long as the service).
     public init(mpris: MPRISService, version: String) {
@@ -79,14 +81,18 @@ public final class QuaverInterface: PlayerObserver {
                                  outputs: [Argument("ids", "ao")]) { this, args, reply in
                 let place = args[1].stringValue ?? "", play = args[2].boolValue ?? false
                 _ = try this.position(place)  // a bad position is refused before any file is looked at
-                this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in
-                    this.addTracks(uris, at: try this.position(place), play: play, reply)
+                this.inOrder(reply) {
+                    this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in
+                        this.addTracks(uris, at: try this.position(place), play: play, reply)
+                    }
                 }
             },
             methodAnsweringLater("ReplaceQueue", [Argument("uris", "as"), Argument("play", "b")],
                                  outputs: [Argument("ids", "ao")]) { this, args, reply in
                 let play = args[1].boolValue ?? false
-                this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in this.replaceQueue(uris, play: play, reply) }
+                this.inOrder(reply) {
+                    this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in this.replaceQueue(uris, play: play, reply) }
+                }
             },
             method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
                 this.mpris.removeTracks(try this.queuedTracks(args[0].arrayValue ?? []))
@@ -162,6 +168,24 @@ public final class QuaverInterface: PlayerObserver {
             if play { self?.player.play() }
             reply.finish([paths])
         }.start()
+    }
+
+    /// Starts `edit` (an AddTracks or a ReplaceQueue) once those that came before it have answered. A long one
+    /// is checked and applied over many turns, and a short one sent after it without waiting for its answer
+    /// was queued before it.
+    private func inOrder(_ reply: PendingReply, _ edit: @escaping () -> Void) {
+        let start = { [weak self] in
+            reply.whenAnswered { self?.editAnswered() }
+            edit()
+        }
+        editsInOrder.append(start)
+        if editsInOrder.count == 1 { start() }
+    }
+
+    private func editAnswered() {
+        editsInOrder.removeFirst()
+        guard let next = editsInOrder.first else { return }
+        EventLoop.main.post(next)
     }
 
     /// The checks of OpenUri and AddTrack for a whole batch (`items`, the strings of an `as`), then `apply`

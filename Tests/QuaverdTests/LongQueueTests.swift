@@ -52,6 +52,23 @@ final class LongQueueTests: XCTestCase {
         daemon.assertIntact(tracks: Array(ids[..<100] + ids[3_100...]))
     }
 
+    /// Calls answered later have their arguments decoded off the loop; calls sent one after another without
+    /// waiting must still be applied in the order they were sent.
+    func testAddTracksSentTogetherAreQueuedInTheOrderSent() throws {
+        let folder = try TemporaryDirectory(prefix: "long-queue-order")
+        let batches = try [3, 2_500, 1, 40].enumerated().map { try links($0.element, in: folder, named: "o\($0.offset)") }
+        let daemon = try RunningDaemon([])
+        var answers: [Result<[DBusValue], DBusError>] = []
+        for batch in batches {
+            daemon.client.call(destination: ControlAPI.busName, path: try ObjectPath(ControlAPI.objectPath),
+                               interface: ControlAPI.quaverInterface, method: "AddTracks",
+                               arguments: [.stringArray(batch), .string("end"), .boolean(false)]) { answers.append($0) }
+        }
+        XCTAssertTrue(EventLoop.main.run(until: { answers.count == batches.count }, timeout: 20))
+        let queued = try urls(daemon, from: 0, count: 10_000)
+        XCTAssertEqual(queued, batches.flatMap { $0 }, "\(queued.count) queued")
+    }
+
     /// The signals that edit the track list and TrackList PropertiesChanged an in-process client receives
     /// from now on, in order, as `(member, tracks)`: the TrackListReplaced track list, or the invalidated
     /// properties. TrackMetadataChanged (tags read in the background) is left out.
