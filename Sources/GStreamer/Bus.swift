@@ -30,6 +30,13 @@ public final class Bus {
         gst_bus_post(pointer, gst_message_ref(message.pointer)) != 0
     }
 
+    /// The next message, waiting for one at most `wait` (`gst_bus_timed_pop`), for a pipeline driven from a
+    /// thread of its own rather than through a watch on the loop.
+    public func pop(waitingAtMost wait: Duration) -> Message? {
+        let nanoseconds = max(0, wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+        return gst_bus_timed_pop(pointer, GstClockTime(nanoseconds)).map { Message(owning: $0) }
+    }
+
     /// Drops every queued message (`gst_bus_set_flushing` on then off): messages of a stream we
     /// have just torn down must not be mistaken for the next one's.
     public func dropPending() {

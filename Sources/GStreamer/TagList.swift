@@ -10,6 +10,12 @@ public final class TagList {
 
     deinit { gst_tag_list_unref(pointer) }
 
+    /// A new list with this one's tags and those of `other` this one lacks (`gst_tag_list_merge`, KEEP): the
+    /// same tag posted twice (a file's and its stream's) is not listed twice.
+    public func merging(_ other: TagList) -> TagList {
+        gst_tag_list_merge(pointer, other.pointer, GST_TAG_MERGE_KEEP).map { TagList(owning: $0) } ?? self
+    }
+
     /// The first `limit` string values of `tag` (`gst_tag_list_get_tag_size`, `gst_tag_list_get_string_index`).
     public func strings(_ tag: String, limit: Int = .max) -> [String] {
         (0..<min(gst_tag_list_get_tag_size(pointer, tag), guint(clamping: limit))).compactMap { index in

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Reads one file for a caller that will wait a little for it, but not long: the track becoming current,
 /// whose tags should go out in the same signal as the change of track. The read runs on a thread of its
-/// own (GstDiscoverer's blocking mode); the loop waits at most `within` for it. A local file takes 1–2 ms;
+/// own (`PrerollProbe`); the loop waits at most `within` for it. A local file takes 1–5 ms;
 /// one that takes longer (a 50 MB cover, a slow disk, a hung network mount) is not waited for: its result
 /// comes later through `late`, as the background reader's results do.
 ///
@@ -16,11 +16,11 @@ final class PromptReader: Sendable {
 
     private let queue = DispatchQueue(label: "quaver.prompt-read")
     private let reading = Mutex(false)
-    /// Made on `queue` at the first read and used only there.
-    nonisolated(unsafe) private var discoverer: BlockingDiscoverer?
+    /// Used only on `queue`.
+    nonisolated(unsafe) private var probe: PrerollProbe?
     private let timeout: Duration
 
-    /// - Parameter timeout: how long GstDiscoverer may spend on one file before giving it up.
+    /// - Parameter timeout: how long one file may take to preroll before it is given up.
     init(timeout: Duration) { self.timeout = timeout }
 
     /// What `uri` holds, if it is read within `wait`; else nil, and `late` gets the result (on the reading
@@ -42,8 +42,8 @@ final class PromptReader: Sendable {
     }
 
     private func discover(_ uri: String) -> DiscoveredMedia? {
-        if discoverer == nil { discoverer = try? BlockingDiscoverer(timeout: timeout) }
-        return discoverer?.discover(uri)
+        if probe == nil { probe = PrerollProbe() }
+        return probe?.read(uri, timeout: timeout)
     }
 }
 
