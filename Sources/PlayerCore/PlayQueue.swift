@@ -47,6 +47,8 @@ struct PlayQueue {
 
     func index(of id: TrackID) -> Int? { places.index(of: id) }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
+    /// `nil` when the track is not queued; `.some(nil)` when its seekability is not known yet.
+    func isSeekable(_ id: TrackID) -> Bool?? { index(of: id).map { slots[$0].isSeekable } }
     func track(_ id: TrackID) -> Track? { index(of: id).map { track(of: slots[$0]) } }
     func track(at index: Int) -> Track { track(of: slots[index]) }
     func uri(_ id: TrackID) -> String? { index(of: id).map { slots[$0].uri(in: texts) } }
@@ -261,6 +263,8 @@ struct QueueSlot: Sendable {
 
     func uri(in texts: PackedTexts) -> String { texts.uri(folder: folder, name: name) }
 
+    var isSeekable: Bool? { seekable < 0 ? nil : seekable == 1 }
+
     /// Points at the same texts after they were appended `shift` bytes further, with renumbered folders.
     mutating func move(by shift: UInt32, folders: [UInt32]) {
         name.offset += shift
@@ -274,7 +278,7 @@ struct QueueSlot: Sendable {
         tags.title = texts.string(title)
         tags.trackNumber = trackNumber == .min ? nil : Int(trackNumber)
         return Track(id: id, uri: uri(in: texts), tags: tags, duration: length == .min ? nil : .nanoseconds(length),
-                     isSeekable: seekable < 0 ? nil : seekable == 1)
+                     isSeekable: isSeekable)
     }
 
     /// Whole nanoseconds, saturating (far beyond any track) so the sentinel is never reached.

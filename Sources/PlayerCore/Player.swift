@@ -137,12 +137,13 @@ public final class Player {
 
     public var capabilities: PlayerCapabilities {
         var can = PlayerCapabilities()
-        guard let current = currentTrack else { return can }
+        // Asked five times by every GetAll(Player): no `Track` is built for it.
+        guard let current = currentTrackID, let seekable = queue.isSeekable(current) else { return can }
         can.canPlay = true
         can.canPause = true
-        can.canSeek = current.isSeekable == true
-        can.canGoNext = order.hasNext(after: current.id, wrap: loopMode == .playlist, in: queue)
-        can.canGoPrevious = order.hasPrevious(before: current.id, wrap: loopMode == .playlist, in: queue)
+        can.canSeek = seekable == true
+        can.canGoNext = order.hasNext(after: current, wrap: loopMode == .playlist, in: queue)
+        can.canGoPrevious = order.hasPrevious(before: current, wrap: loopMode == .playlist, in: queue)
         return can
     }
 
