@@ -10,8 +10,8 @@
 //
 // All methods run on the loop thread. The core owns no timers and no threads.
 //
-// The core layer: pure Swift, no C module and nothing of ours (Foundation only), so it is tested against
-// a fake engine in microseconds and every other layer may use it.
+// The core layer: pure Swift (the standard library only: no C module, no Foundation, nothing of ours), so
+// it is tested against a fake engine in microseconds and every other layer may use it.
 
 /// The queue, the playback state machine, and the rules users expect from a music player.
 public final class Player {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A queue entry: where it is, and what is known about it so far.
 ///
 /// Metadata arrives in steps (tags read in the background, then the engine's STREAM_START, TAG and
@@ -32,7 +30,7 @@ public struct Track: Equatable, Sendable {
         var path = Substring(uri)
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
         var host: Substring = ""
-        if let separator = path.range(of: "://") {
+        if let separator = path.firstRange(of: "://") {
             let authority = path[separator.upperBound...].prefix { $0 != "/" }
             host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
             path = path[authority.endIndex...]
@@ -41,8 +39,38 @@ public struct Track: Equatable, Sendable {
             return host.isEmpty ? uri : String(host)
         }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
-        let decoded = String(name).removingPercentEncoding ?? String(name)
+        let decoded = percentDecoded(name) ?? String(name)
         return decoded.isEmpty ? String(name) : decoded
+    }
+
+    /// `%XX` escapes decoded; nil when a `%` is not followed by two hex digits or the bytes are not UTF-8,
+    /// as Foundation's `removingPercentEncoding` decodes, whose NSString path brought CoreFoundation's
+    /// string code into memory at the first track played.
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var input = text.utf8.makeIterator()
+        while let byte = input.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = input.next().flatMap(hexDigitValue), let low = input.next().flatMap(hexDigitValue) else {
+                return nil
+            }
+            bytes.append(high << 4 | low)
+        }
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        return decoded.utf8.elementsEqual(bytes) ? decoded : nil  // invalid UTF-8 came back repaired
+    }
+
+    private static func hexDigitValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 

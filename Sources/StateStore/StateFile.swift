@@ -71,7 +71,7 @@ public struct StateFile: Sendable {
 
     /// Writes the position mark (atomically, like the state), for the state saved with `mark.revision`.
     public func savePosition(_ mark: PositionMark) throws {
-        try writeDurably(Array(try JSONEncoder().encode(mark)), to: positionPath)
+        try writeDurably(StateJSON.encode(mark), to: positionPath)
     }
 
     private struct Unusable: Error {

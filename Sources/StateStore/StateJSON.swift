@@ -41,6 +41,19 @@ enum StateJSON {
         out.close("}")
         return out.bytes
     }
+
+    /// The mark in the layout its `Codable` form reads. Written while playing, where Foundation's
+    /// JSONEncoder would be the only encoder in use and its code resident for that alone.
+    static func encode(_ mark: PositionMark) -> [UInt8] {
+        var out = JSONBytes()
+        out.open("{")
+        out.key("revision"); out.string(mark.revision)
+        if let index = mark.currentIndex { out.key("currentIndex"); out.number(index) }
+        out.key("positionMicroseconds"); out.number(mark.positionMicroseconds)
+        out.key("wasPlaying"); out.boolean(mark.wasPlaying)
+        out.close("}")
+        return out.bytes
+    }
 }
 
 extension SavedTrack {

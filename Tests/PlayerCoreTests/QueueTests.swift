@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import PlayerCore
 import TestSupport
@@ -146,6 +147,12 @@ final class QueueTests: PlayerTestCase {
                        "a URL without a path is named by its host, never by its userinfo")
         XCTAssertEqual(Track.fallbackTitle(for: "https://alice:s3cret@radio.example"), "radio.example")
         XCTAssertEqual(Track.fallbackTitle(for: "https://alice:s3cret@host/a/song.mp3?token=x"), "song")
+        // Decoded as Foundation's removingPercentEncoding decodes; a name it cannot decode is shown as it is.
+        for name in ["01%20Intro", "%C3%A9t%C3%A9", "a%2Fb%2fc", "100%", "%", "%2", "%zz", "%4g", "%E2%82", "%FF",
+                     "%C0%AF", "%ED%A0%80", "%F0%9F%8E%B5", "%00x", "%%41", "plain", "%41%42"] {
+            let expected = name.removingPercentEncoding.flatMap { $0.isEmpty ? nil : $0 } ?? name
+            XCTAssertEqual(Track.fallbackTitle(for: "file:///m/\(name).flac"), expected, name)
+        }
         let ids = queue(1)
         XCTAssertEqual(player.track(ids[0])?.title, "1")
         var tags = TrackTags()

@@ -78,6 +78,18 @@ final class StateJSONTests: XCTestCase {
         }
     }
 
+    func testAPositionMarkComesBackAndLeavesOutAnUnknownIndex() throws {
+        var state = SavedState(currentIndex: 7, positionMicroseconds: 123_456_789, wasPlaying: true)
+        let mark = PositionMark(of: state, revision: "rev \" \\ é 🎵")
+        XCTAssertEqual(try JSONDecoder().decode(PositionMark.self, from: Data(StateJSON.encode(mark))), mark)
+        state.currentIndex = nil
+        state.wasPlaying = false
+        let noIndex = PositionMark(of: state, revision: "r")
+        XCTAssertEqual(String(decoding: StateJSON.encode(noIndex), as: UTF8.self),
+                       #"{"revision":"r","positionMicroseconds":123456789,"wasPlaying":false}"#)
+        XCTAssertEqual(try JSONDecoder().decode(PositionMark.self, from: Data(StateJSON.encode(noIndex))), noIndex)
+    }
+
     func testANonFiniteVolumeIsRefusedNotWritten() {
         XCTAssertThrowsError(try StateJSON.encode(SavedState(volume: .nan)))
         XCTAssertThrowsError(try StateJSON.encode(SavedState(rate: .infinity)))
