@@ -84,7 +84,7 @@ public struct SavedState: Decodable, Equatable, Sendable {
 /// Where playing is — current track, position, playing or not — saved beside the state
 /// (`StateFile.savePosition`) so that a long queue is not written again every second or at each track
 /// change: it applies to the state written with the same `revision`, whose queue it indexes.
-public struct PositionMark: Codable, Equatable, Sendable {
+public struct PositionMark: Decodable, Equatable, Sendable {
     public var revision: String
     public var currentIndex: Int?
     public var positionMicroseconds: Int64
