@@ -192,7 +192,7 @@ public final class QuaverInterface: PlayerObserver {
     /// with the batch as Swift strings, which answers. The first refusal is the reply instead, and nothing is
     /// applied. `checkSlice` items are checked and converted per turn of the loop, in the background (each
     /// file is looked up on disk: 20 000 of them at once held every other caller for 70 ms, and converting
-    /// 100 000 strings 7 ms); none in the turn that read the call, whose share is decoding the message.
+    /// 100 000 strings 7 ms); none of a long batch in the turn that starts it.
     private func checkInSlices(_ items: [DBusValue], _ reply: PendingReply, apply: @escaping ([String]) throws -> Void) {
         var uris: [String] = []
         uris.reserveCapacity(items.count)
