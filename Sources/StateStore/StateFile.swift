@@ -64,14 +64,13 @@ public struct StateFile: Sendable {
     /// Writes `state` with the queue that `tracks` hands over one by one (its `queue` is not read): a
     /// queue of 100 000 is never all converted at once.
     public func save(_ state: SavedState, tracks: ((SavedTrack) -> Void) -> Void) throws {
-        let bytes = try StateJSON.encode(state, tracks: tracks)
         try makeFolder()
-        try writeDurably(bytes, to: url.path)
+        try writeDurably(to: url.path) { write in try StateJSON.encode(state, tracks: tracks, writing: write) }
     }
 
     /// Writes the position mark (atomically, like the state), for the state saved with `mark.revision`.
     public func savePosition(_ mark: PositionMark) throws {
-        try writeDurably(StateJSON.encode(mark), to: positionPath)
+        try writeDurably(to: positionPath) { write in try write(StateJSON.encode(mark)) }
     }
 
     private struct Unusable: Error {
@@ -137,13 +136,14 @@ public struct StateFile: Sendable {
         }
     }
 
-    private func writeDurably(_ data: [UInt8], to path: String) throws {
+    /// `produce` hands the file's text to the `write` it is given, in one piece or several.
+    private func writeDurably(to path: String, _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
         let temporary = path + ".tmp"
         // O_TRUNC on a fixed name (not O_EXCL on a unique one): a temporary left by a crash is reused, not piled up.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StateFileError.fromErrno("create", temporary) }
         do {
-            try writeAll(fd, data, path: temporary)
+            try produce { piece in try writeAll(fd, piece, path: temporary) }
             guard fsync(fd) == 0 else { throw StateFileError.fromErrno("fsync", temporary) }
             guard close(fd) == 0 else { throw StateFileError.fromErrno("close", temporary) }
         } catch {
