@@ -88,6 +88,12 @@ public final class Element {
         return object == me || gst_object_has_as_ancestor(object, me) != 0
     }
 
+    /// The name of the factory that made it, such as "uridecodebin" (`gst_element_get_factory`).
+    public var factoryName: String? {
+        guard let factory = gst_element_get_factory(pointer) else { return nil }
+        return objectName(UnsafeMutablePointer<GstObject>(factory))
+    }
+
     var gobject: UnsafeMutablePointer<GObject> {
         UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GObject.self)
     }

@@ -50,6 +50,24 @@ extension Element {
     }
 }
 
+extension Element {
+    /// Connects `handler` to a signal of this element once, however often it is called, to run after every
+    /// other handler of the emission (`G_CONNECT_AFTER`), such as uridecodebin's `drained`, whose playbin
+    /// handler switches to the next item. Connected for the element's life: GObject drops the handler when
+    /// the element is finalised, so nothing is kept per call (playbin adds the same decoder again for every
+    /// track). `key` marks the element as connected (`g_object_set_data`).
+    public func connectAfterOthersOnce(_ signal: String, key: String, _ handler: @escaping () -> Void) {
+        guard g_object_get_data(gobject, key) == nil else { return }
+        g_object_set_data(gobject, key, UnsafeMutableRawPointer(gobject))  // any non-nil marker
+        let box = Unmanaged.passRetained(SignalHandler(handler)).toOpaque()
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+            Unmanaged<SignalHandler>.fromOpaque(data!).takeUnretainedValue().body()
+        }
+        g_signal_connect_data(gobject, signal, unsafeBitCast(callback, to: GCallback.self), box,
+                              { data, _ in Unmanaged<SignalHandler>.fromOpaque(data!).release() }, G_CONNECT_AFTER)
+    }
+}
+
 /// A connected signal handler; released or `cancel()`ed, it is disconnected (`g_signal_handler_disconnect`).
 public final class SignalConnection {
     private var element: Element?

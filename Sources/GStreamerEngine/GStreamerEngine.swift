@@ -1,7 +1,8 @@
 // PlayerCore's AudioEngine on GStreamer's playbin.
 //
 //   commands (loop thread) ──▶ playbin ──▶ [scaletempo] ──▶ configured sink ("pulsesink" by default)
-//                                │ about-to-finish (streaming thread): takes the prepared item from Handover
+//                                │ about-to-finish (streaming thread): takes the prepared item from Handover;
+//                                │ the switch to it runs on until `drained` ends (GroupSwitch)
 //                                ▼
 //                              bus ── watch (loop thread) ──▶ BusHandling ──▶ AudioEngineEvent ──▶ delegate
 //
@@ -10,12 +11,14 @@
 // Commands are serialised on the loop thread: at most one seek is in flight in playbin; seeks and rate
 // changes asked for meanwhile wait as one merged request (the newest target and rate win) and go out at
 // its ASYNC_DONE (Seeking.swift); a load or stop first takes the pipeline to NULL, cancelling all of it.
-// Every way down to NULL goes through `stopPipeline`, which renews the tempo filter.
+// Every way down to NULL goes through `stopPipeline`, which keeps it apart from a switch to the next item
+// (GroupSwitch) and renews the tempo filter.
 //
 // The engine layer: may import PlayerCore, GStreamer, EventLoop, RemoteMedia, PublicText, swift-log and
 // the standard libraries (Foundation, Glibc, Synchronization); no C module.
 import EventLoop
 import GStreamer
+import Logging
 import PlayerCore
 
 public final class GStreamerEngine: AudioEngine {
@@ -45,8 +48,10 @@ public final class GStreamerEngine: AudioEngine {
     let playbin: Element
     let output: Element
     let handover = Handover()
+    let groupSwitch = GroupSwitch()
     private var busWatch: BusWatch?
     private var aboutToFinish: SignalConnection?
+    private var decoderAdded: SignalConnection?
     private var sourceSetup: SignalConnection?
     private var networkElementAdded: SignalConnection?
     let network: NetworkOptions
@@ -138,10 +143,17 @@ public final class GStreamerEngine: AudioEngine {
         }
         let playbin = playbin
         let slot = remoteSlot
+        let groupSwitch = groupSwitch
         aboutToFinish = playbin.connect("about-to-finish") {
-            guard let next = handover.takeNext() else { return }
+            // Nothing is handed over while the loop takes playbin to NULL (GroupSwitch says why).
+            guard groupSwitch.begin(), let next = handover.takeNext() else { return }
             if let file = next.remote { slot.withLock { $0 = file } }
             playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
+        }
+        // Each item's decoder (a uridecodebin, added again for every item) says when a switch has ended.
+        decoderAdded = playbin.connect("element-added") { element in
+            guard element.factoryName == "uridecodebin" else { return }
+            element.connectAfterOthersOnce("drained", key: "quaver-switch-ended") { groupSwitch.ended() }
         }
         let network = network
         sourceSetup = playbin.connect("source-setup") { source in
@@ -153,7 +165,7 @@ public final class GStreamerEngine: AudioEngine {
 
     deinit {
         aboutToFinish?.cancel()
-        playbin.setState(.null)
+        goToNull()
         remote?.file.close()
         handover.reset(loading: nil)
     }
@@ -296,10 +308,20 @@ public final class GStreamerEngine: AudioEngine {
     /// Every way down to NULL goes through here: the bus forgets the old stream's messages, and the
     /// tempo filter is renewed before the pipeline goes up again.
     func stopPipeline() {
-        playbin.setState(.null)
+        goToNull()
         playbin.bus.dropPending()
         audioFilter?.renew()
     }
+
+    /// NULL, never while playbin switches to the next item (GroupSwitch says why).
+    private func goToNull() {
+        let playbin = playbin
+        if !groupSwitch.exclusively(timeout: Self.switchTimeout, { playbin.setState(.null) }) {
+            Self.log.warning("playbin's switch to the next item had not ended after \(Self.switchTimeout) s; stopped it all the same")
+        }
+    }
+
+    static let switchTimeout = 2.0
 
     func forgetStreamInfo() {
         sentTags = TrackTags()

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Keeps playbin's switch to the next item and its way down to NULL apart.
+///
+/// playbin makes the switch on the streaming thread that drains the old item, inside uridecodebin's
+/// `drained`: it emits about-to-finish (we give it the next URI), then changes the states of the old and
+/// the new decoder. That code takes no part in playbin's own shutdown (GStreamer 1.22, playbin2's
+/// `drained_cb`), so a NULL from the loop meanwhile deadlocks (the NULL waits for the draining thread's
+/// pad, which waits for a state lock the NULL holds) or crashes ("pad_removed_cb: assertion failed:
+/// (combiner != NULL)"): both were measured. A failing next item makes it likely: its error reaches the
+/// loop, which goes to NULL, as the switch into it (or the drain of the failed item itself) goes on.
+///
+/// So the two exclude each other: a switch is `begin`-ed at about-to-finish and `ended` by a handler that
+/// runs after playbin's own on the same `drained` emission; `exclusively` waits for a switch under way to
+/// end, and while it runs about-to-finish hands playbin nothing (playbin then finds no next item and
+/// returns at once, touching no state). The switch never waits for the loop, so the wait is short (a
+/// decoder's start); it is bounded all the same.
+final class GroupSwitch: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var underWay = false
+    private var stopping = false
+
+    /// Streaming thread, at about-to-finish: false while the pipeline goes down, when nothing may be handed over.
+    func begin() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !stopping else { return false }
+        underWay = true
+        return true
+    }
+
+    /// Streaming thread, after playbin's `drained` handler has returned.
+    func ended() {
+        condition.lock()
+        underWay = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Loop thread: runs `change` (playbin's change to NULL) once no switch is under way, with none begun
+    /// meanwhile. Returns false when a switch had not ended after `timeout` seconds (it ran all the same).
+    @discardableResult
+    func exclusively(timeout: Double, _ change: () -> Void) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        stopping = true
+        var ended = true
+        while underWay && ended {
+            ended = condition.wait(until: deadline) || !underWay
+        }
+        condition.unlock()
+        change()
+        condition.lock()
+        stopping = false
+        condition.unlock()
+        return ended
+    }
+}
