@@ -49,6 +49,7 @@ public final class GStreamerEngine: AudioEngine {
     let output: Element
     let handover = Handover()
     let groupSwitch = GroupSwitch()
+    private let nextItemCheck = NextItemCheck(timeout: .seconds(5))
     private var busWatch: BusWatch?
     private var aboutToFinish: SignalConnection?
     private var decoderAdded: SignalConnection?
@@ -215,6 +216,10 @@ public final class GStreamerEngine: AudioEngine {
     public func prepareNext(_ item: EngineItem?) {
         if let item, handover.refresh(item) { return }
         handover.prepare(item, remote: prepareRemote(for: item))
+        if let item, item.isLocalFile {
+            let handover = handover
+            nextItemCheck.check(item) { handover.checked($0) }
+        }
         startPrefetchIfIdle()
     }
 

@@ -18,6 +18,8 @@ final class Handover {
         let remote: RemoteFile?
         /// Taken at about-to-finish: playbin goes on to it by itself (gapless), not by a load.
         let isSuccessor: Bool
+        /// A local file: it prerolled once (`NextItemCheck`), so it may be handed over.
+        var checked = false
     }
 
     private struct State {
@@ -52,7 +54,7 @@ final class Handover {
     func refresh(_ item: EngineItem) -> Bool {
         func renewed(_ handed: Handed) -> Handed {
             guard handed.item.id == item.id, handed.item.uri == item.uri else { return handed }
-            return Handed(item: item, remote: handed.remote, isSuccessor: handed.isSuccessor)
+            return Handed(item: item, remote: handed.remote, isSuccessor: handed.isSuccessor, checked: handed.checked)
         }
         return locked { state in
             state.handedToPlaybin = state.handedToPlaybin.map(renewed)
@@ -62,16 +64,25 @@ final class Handover {
         }
     }
 
+    /// The prepared item's file prerolled (`NextItemCheck`, on its thread): it may be handed over.
+    func checked(_ item: EngineItem) {
+        locked { state in
+            guard let next = state.next, next.item.id == item.id, next.item.uri == item.uri else { return }
+            state.next?.checked = true
+        }
+    }
+
     /// The remote file of the prepared item, while it waits to be taken.
     var preparedRemote: RemoteFile? { locked { $0.next?.remote } }
 
     /// Streaming thread: takes the prepared item, if any, recording that playbin now has it. A remote item
     /// whose file cannot serve bytes yet is not taken (never waited for, and never handed to playbin as a
-    /// bare http URI, which would fetch it with GStreamer's own HTTP source): the current track ends, and
-    /// the core loads that item like any other.
+    /// bare http URI, which would fetch it with GStreamer's own HTTP source), nor a local file that has not
+    /// prerolled (`NextItemCheck`): the current track ends, and the core loads that item like any other.
     func takeNext() -> Handed? {
         locked { state in
-            guard let prepared = state.next, prepared.remote?.canServe ?? true else { return nil }
+            guard let prepared = state.next,
+                  prepared.remote?.canServe ?? (prepared.checked || !prepared.item.isLocalFile) else { return nil }
             state.next = nil
             state.handedToPlaybin.append(prepared)
             return prepared
@@ -94,4 +105,8 @@ final class Handover {
     private func locked<T>(_ body: (inout State) -> T) -> T {
         state.withLock { body(&$0) }
     }
+}
+
+extension EngineItem {
+    var isLocalFile: Bool { uri.hasPrefix("file:") }
 }

@@ -1,0 +1,37 @@
+import Dispatch
+import GStreamer
+import PlayerCore
+import Synchronization
+
+/// Prerolls the prepared next local file once, on a thread of its own, before playbin may switch to it
+/// without a gap: only a file that prerolled is handed over at about-to-finish (`Handover.takeNext`).
+///
+/// playbin switches items on the streaming thread that drains the old one. A next file that fails at once
+/// (cut short, not audio after all, deleted since it was queued) fails inside that switch, and there
+/// GStreamer 1.22 deadlocked or aborted against the loop's next state change, in about one run in three of
+/// `scripts/soak --mode failing` (docs/platform.md). An unchecked file is not handed over: the current track
+/// ends, and the core loads the next like any other, where a failure is an ordinary one. A file checked here
+/// can still break before it plays (deleted in between); that window is small.
+///
+/// Only the newest prepared file is checked: one prepared and replaced meanwhile is skipped.
+final class NextItemCheck: Sendable {
+    private let queue = DispatchQueue(label: "quaver.next-item-check")
+    private let newest = Mutex<EngineItem?>(nil)
+    /// Used only on `queue`.
+    nonisolated(unsafe) private var probe: PrerollProbe?
+    private let timeout: Duration
+
+    /// - Parameter timeout: how long one file may take to preroll before it counts as failed.
+    init(timeout: Duration) { self.timeout = timeout }
+
+    /// Prerolls `item`'s file; `passed` runs on the checking thread if it prerolled and is still the newest.
+    func check(_ item: EngineItem, passed: @escaping @Sendable (EngineItem) -> Void) {
+        newest.withLock { $0 = item }
+        queue.async { [self] in
+            guard newest.withLock({ $0 == item }) else { return }
+            if probe == nil { probe = PrerollProbe() }
+            guard probe?.read(item.uri, timeout: timeout) != nil, newest.withLock({ $0 == item }) else { return }
+            passed(item)
+        }
+    }
+}
