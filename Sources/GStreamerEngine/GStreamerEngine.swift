@@ -49,7 +49,7 @@ public final class GStreamerEngine: AudioEngine {
     let output: Element
     let handover = Handover()
     let groupSwitch = GroupSwitch()
-    private let nextItemCheck = NextItemCheck(timeout: .seconds(5))
+    let nextItemCheck = NextItemCheck(timeout: .seconds(5))
     private var busWatch: BusWatch?
     private var aboutToFinish: SignalConnection?
     private var decoderAdded: SignalConnection?
@@ -145,9 +145,12 @@ public final class GStreamerEngine: AudioEngine {
         let playbin = playbin
         let slot = remoteSlot
         let groupSwitch = groupSwitch
+        let nextItemCheck = nextItemCheck
         aboutToFinish = playbin.connect("about-to-finish") {
             // Nothing is handed over while the loop takes playbin to NULL (GroupSwitch says why).
-            guard groupSwitch.begin(), let next = handover.takeNext() else { return }
+            guard groupSwitch.begin() else { return }
+            if handover.preparedAwaitsCheck { nextItemCheck.waitForChecks(atMost: .seconds(1)) }
+            guard let next = handover.takeNext() else { return }
             if let file = next.remote { slot.withLock { $0 = file } }
             playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
         }

@@ -72,6 +72,11 @@ final class Handover {
         }
     }
 
+    /// The prepared item is a local file whose check has not passed (yet).
+    var preparedAwaitsCheck: Bool {
+        locked { $0.next.map { $0.remote == nil && $0.item.isLocalFile && !$0.checked } ?? false }
+    }
+
     /// The remote file of the prepared item, while it waits to be taken.
     var preparedRemote: RemoteFile? { locked { $0.next?.remote } }
 

@@ -13,9 +13,12 @@ import Synchronization
 /// ends, and the core loads the next like any other, where a failure is an ordinary one. A file checked here
 /// can still break before it plays (deleted in between); that window is small.
 ///
-/// Only the newest prepared file is checked: one prepared and replaced meanwhile is skipped.
+/// Only the newest prepared file is checked: one prepared and replaced meanwhile is skipped. A short track
+/// may reach about-to-finish before its successor's check has ended: the streaming thread then waits for it
+/// (`waitForChecks`), which never waits for the loop.
 final class NextItemCheck: Sendable {
     private let queue = DispatchQueue(label: "quaver.next-item-check")
+    private let running = DispatchGroup()
     private let newest = Mutex<EngineItem?>(nil)
     /// Used only on `queue`.
     nonisolated(unsafe) private var probe: PrerollProbe?
@@ -27,11 +30,18 @@ final class NextItemCheck: Sendable {
     /// Prerolls `item`'s file; `passed` runs on the checking thread if it prerolled and is still the newest.
     func check(_ item: EngineItem, passed: @escaping @Sendable (EngineItem) -> Void) {
         newest.withLock { $0 = item }
+        running.enter()
         queue.async { [self] in
+            defer { running.leave() }
             guard newest.withLock({ $0 == item }) else { return }
             if probe == nil { probe = PrerollProbe() }
             guard probe?.read(item.uri, timeout: timeout) != nil, newest.withLock({ $0 == item }) else { return }
             passed(item)
         }
+    }
+
+    /// Streaming thread: waits until the checks asked for so far have ended, `limit` at most.
+    func waitForChecks(atMost limit: Duration) {
+        _ = running.wait(timeout: .now() + .nanoseconds(Int(limit / .nanoseconds(1))))
     }
 }

@@ -75,7 +75,9 @@ final class Daemon {
             try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
                               saveState: { [weak self] in self?.saveNow() })
             log.info("serving \(ControlAPI.busName) on \(options.busAddress ?? "the session bus")")
+            let watchdog = ServiceWatchdog(environment: ProcessInfo.processInfo.environment)
             EventLoop.main.run()
+            withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
             withExtendedLifetime((quaver, notifier)) {}  // the player holds its observers weakly
