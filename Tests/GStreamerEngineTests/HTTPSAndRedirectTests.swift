@@ -73,6 +73,9 @@ final class HTTPSAndRedirectTests: XCTestCase {
         XCTAssertEqual(refused?.kind, .unreadable)
         XCTAssertTrue(refused?.message.contains("401") == true, refused?.message ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(started), 2, "a retry waited 2 s")
+        // nginx logs a request once it has ended, which can be just after the refusal reached us.
+        _ = eventually { net.server.accessLog.count >= 2 }
+        usleep(200_000)  // a retry would be logged by now
         XCTAssertEqual(net.server.accessLog.map(\.status), [200, 401], "\(net.server.accessLog)")
     }
 
