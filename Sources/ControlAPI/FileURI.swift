@@ -1,3 +1,5 @@
+import PlayerCore
+
 /// `file://` URIs from and to local paths, byte-exact.
 ///
 /// Linux file names are bytes, not necessarily UTF-8, so both directions work on the path's bytes:
@@ -47,33 +49,7 @@ public enum FileURI {
             rest = rest.dropFirst(host.count)
         }
         guard rest.hasPrefix("/") else { return nil }
-        return percentDecoded(rest.utf8)
-    }
-
-    private static func percentDecoded(_ text: Substring.UTF8View) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.count)
-        var iterator = text.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                out.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                return nil
-            }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        return PercentDecoding.bytes(rest.utf8)
     }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)

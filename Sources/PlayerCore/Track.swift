@@ -43,34 +43,12 @@ public struct Track: Equatable, Sendable {
         return decoded.isEmpty ? String(name) : decoded
     }
 
-    /// `%XX` escapes decoded; nil when a `%` is not followed by two hex digits or the bytes are not UTF-8,
-    /// as Foundation's `removingPercentEncoding` decodes, whose NSString path brought CoreFoundation's
-    /// string code into memory at the first track played.
+    /// `%XX` escapes decoded; nil when one is malformed or the bytes are not UTF-8, as Foundation's
+    /// `removingPercentEncoding` answers.
     static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var input = text.utf8.makeIterator()
-        while let byte = input.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = input.next().flatMap(hexDigitValue), let low = input.next().flatMap(hexDigitValue) else {
-                return nil
-            }
-            bytes.append(high << 4 | low)
-        }
+        guard let bytes = PercentDecoding.bytes(text.utf8) else { return nil }
         let decoded = String(decoding: bytes, as: UTF8.self)
         return decoded.utf8.elementsEqual(bytes) ? decoded : nil  // invalid UTF-8 came back repaired
-    }
-
-    private static func hexDigitValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 
