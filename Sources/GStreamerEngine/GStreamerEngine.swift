@@ -149,7 +149,12 @@ public final class GStreamerEngine: AudioEngine {
         aboutToFinish = playbin.connect("about-to-finish") {
             // Nothing is handed over while the loop takes playbin to NULL (GroupSwitch says why).
             guard groupSwitch.begin() else { return }
-            if handover.preparedAwaitsCheck { nextItemCheck.waitForChecks(atMost: .seconds(1)) }
+            // A check under way is waited for briefly: a state change the loop asks for meanwhile waits for
+            // this thread (only NULL ends the wait at once).
+            if handover.preparedAwaitsCheck {
+                guard groupSwitch.wait(atMost: 0.15, until: { !nextItemCheck.isChecking || !handover.preparedAwaitsCheck })
+                else { return }
+            }
             guard let next = handover.takeNext() else { return }
             if let file = next.remote { slot.withLock { $0 = file } }
             playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
@@ -221,7 +226,8 @@ public final class GStreamerEngine: AudioEngine {
         handover.prepare(item, remote: prepareRemote(for: item))
         if let item, item.isLocalFile {
             let handover = handover
-            nextItemCheck.check(item) { handover.checked($0) }
+            let groupSwitch = groupSwitch
+            nextItemCheck.check(item, passed: { handover.checked($0) }, ended: { groupSwitch.nudge() })
         }
         startPrefetchIfIdle()
     }

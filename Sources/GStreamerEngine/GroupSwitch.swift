@@ -29,6 +29,23 @@ final class GroupSwitch: @unchecked Sendable {
         return true
     }
 
+    /// Streaming thread, inside a switch: waits until `ready()` holds, `limit` seconds at most; false (at
+    /// once) when the loop wants the pipeline down, which it must not wait for.
+    func wait(atMost limit: Double, until ready: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: limit)
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopping, !ready(), condition.wait(until: deadline) {}
+        return !stopping
+    }
+
+    /// Any thread: something a switch may be waiting for has happened.
+    func nudge() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Streaming thread, after playbin's `drained` handler has returned.
     func ended() {
         condition.lock()
@@ -44,6 +61,7 @@ final class GroupSwitch: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         stopping = true
+        condition.broadcast()  // a switch waiting (`wait`) gives up at once
         var ended = true
         while underWay && ended {
             ended = condition.wait(until: deadline) || !underWay

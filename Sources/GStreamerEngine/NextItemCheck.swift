@@ -15,11 +15,11 @@ import Synchronization
 ///
 /// Only the newest prepared file is checked: one prepared and replaced meanwhile is skipped. A short track
 /// may reach about-to-finish before its successor's check has ended: the streaming thread then waits for it
-/// (`waitForChecks`), which never waits for the loop.
+/// (`GroupSwitch.wait`), never for the loop, and not at all once the loop wants the pipeline down.
 final class NextItemCheck: Sendable {
     private let queue = DispatchQueue(label: "quaver.next-item-check")
-    private let running = DispatchGroup()
     private let newest = Mutex<EngineItem?>(nil)
+    private let checksUnderWay = Mutex(0)
     /// Used only on `queue`.
     nonisolated(unsafe) private var probe: PrerollProbe?
     private let timeout: Duration
@@ -27,21 +27,23 @@ final class NextItemCheck: Sendable {
     /// - Parameter timeout: how long one file may take to preroll before it counts as failed.
     init(timeout: Duration) { self.timeout = timeout }
 
-    /// Prerolls `item`'s file; `passed` runs on the checking thread if it prerolled and is still the newest.
-    func check(_ item: EngineItem, passed: @escaping @Sendable (EngineItem) -> Void) {
+    /// Whether a check asked for has not ended yet.
+    var isChecking: Bool { checksUnderWay.withLock { $0 > 0 } }
+
+    /// Prerolls `item`'s file; `passed` runs on the checking thread if it prerolled and is still the newest,
+    /// then `ended`, whatever the outcome.
+    func check(_ item: EngineItem, passed: @escaping @Sendable (EngineItem) -> Void, ended: @escaping @Sendable () -> Void) {
         newest.withLock { $0 = item }
-        running.enter()
+        checksUnderWay.withLock { $0 += 1 }
         queue.async { [self] in
-            defer { running.leave() }
+            defer {
+                checksUnderWay.withLock { $0 -= 1 }
+                ended()
+            }
             guard newest.withLock({ $0 == item }) else { return }
             if probe == nil { probe = PrerollProbe() }
             guard probe?.read(item.uri, timeout: timeout) != nil, newest.withLock({ $0 == item }) else { return }
             passed(item)
         }
-    }
-
-    /// Streaming thread: waits until the checks asked for so far have ended, `limit` at most.
-    func waitForChecks(atMost limit: Duration) {
-        _ = running.wait(timeout: .now() + .nanoseconds(Int(limit / .nanoseconds(1))))
     }
 }
