@@ -13,26 +13,17 @@ enum BackgroundDecoding {
 
     /// `body` runs on the loop with the arguments, or with the error that decoding them gave.
     static func arguments(of message: Message, then body: @escaping (Result<[DBusValue], DBusError>) -> Void) {
-        let handOver = HandOver(message: message)
+        let call = HandOver(message)
         queue.async {
-            let decoded: Result<[DBusValue], DBusError>
-            do { decoded = .success(try ValueReader.read(handOver.message.raw)) } catch let error as DBusError {
-                decoded = .failure(error)
-            } catch {
-                decoded = .failure(.failed("\(error)"))
-            }
-            let result = HandOver(message: handOver.message, decoded: decoded)
-            EventLoop.main.post { body(result.decoded!) }
+            let decoded = HandOver(Result { try ValueReader.read(call.value.raw) }
+                .mapError { $0 as? DBusError ?? .failed("\($0)") })
+            EventLoop.main.post { body(decoded.value) }
         }
     }
 
     /// What crosses between the loop and the decoding thread; each side uses it while the other does not.
-    private final class HandOver: @unchecked Sendable {
-        let message: Message
-        let decoded: Result<[DBusValue], DBusError>?
-        init(message: Message, decoded: Result<[DBusValue], DBusError>? = nil) {
-            self.message = message
-            self.decoded = decoded
-        }
+    private final class HandOver<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
     }
 }

@@ -33,8 +33,7 @@ public final class Bus {
     /// The next message, waiting for one at most `wait` (`gst_bus_timed_pop`), for a pipeline driven from a
     /// thread of its own rather than through a watch on the loop.
     public func pop(waitingAtMost wait: Duration) -> Message? {
-        let nanoseconds = max(0, wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
-        return gst_bus_timed_pop(pointer, GstClockTime(nanoseconds)).map { Message(owning: $0) }
+        gst_bus_timed_pop(pointer, GstClockTime(max(0, wait.nanoseconds))).map { Message(owning: $0) }
     }
 
     /// Drops every queued message (`gst_bus_set_flushing` on then off): messages of a stream we

@@ -8,13 +8,12 @@ import CGStreamer
 /// whose parser must count frames first) the discoverer plays it on and asks again, which took 50 ms here
 /// for every such file (FLAC and Vorbis: 1–3 ms). Tags travel ahead of the first buffer, so they are all in
 /// at preroll; a length not known then is left out, and the pipeline that plays the file reports it.
-public final class PrerollProbe {
-    public init() { GStreamer.initialize() }
-
+public enum PrerollProbe {
     /// What `uri` holds once prerolled, or nil when it cannot be (an error, or more than `timeout`).
     /// Blocks the calling thread; setting the pipeline down may block longer on a file that never gives
     /// data (a FIFO without a writer), as it does in GstDiscoverer.
-    public func read(_ uri: String, timeout: Duration) -> DiscoveredMedia? {
+    public static func read(_ uri: String, timeout: Duration) -> DiscoveredMedia? {
+        GStreamer.initialize()
         guard let playbin = try? Element.make("playbin"), let audioSink = try? Element.make("fakesink"),
               let videoSink = try? Element.make("fakesink") else { return nil }
         playbin.set("uri", uri)

@@ -13,7 +13,7 @@ import PlayerCore
 /// `appsrc://` only if its download has answered by then, otherwise playbin's own source plays the URI.
 final class Handover {
     struct Handed {
-        let item: EngineItem
+        var item: EngineItem
         /// The file that serves its `appsrc://`, or `nil` when playbin was given the URI itself.
         let remote: RemoteFile?
         /// Taken at about-to-finish: playbin goes on to it by itself (gapless), not by a load.
@@ -54,7 +54,9 @@ final class Handover {
     func refresh(_ item: EngineItem) -> Bool {
         func renewed(_ handed: Handed) -> Handed {
             guard handed.item.id == item.id, handed.item.uri == item.uri else { return handed }
-            return Handed(item: item, remote: handed.remote, isSuccessor: handed.isSuccessor, checked: handed.checked)
+            var renewed = handed
+            renewed.item = item
+            return renewed
         }
         return locked { state in
             state.handedToPlaybin = state.handedToPlaybin.map(renewed)

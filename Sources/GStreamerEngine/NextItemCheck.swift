@@ -20,8 +20,6 @@ final class NextItemCheck: Sendable {
     private let queue = DispatchQueue(label: "quaver.next-item-check")
     private let newest = Mutex<EngineItem?>(nil)
     private let checksUnderWay = Mutex(0)
-    /// Used only on `queue`.
-    nonisolated(unsafe) private var probe: PrerollProbe?
     private let timeout: Duration
 
     /// - Parameter timeout: how long one file may take to preroll before it counts as failed.
@@ -41,8 +39,7 @@ final class NextItemCheck: Sendable {
                 ended()
             }
             guard newest.withLock({ $0 == item }) else { return }
-            if probe == nil { probe = PrerollProbe() }
-            guard probe?.read(item.uri, timeout: timeout) != nil, newest.withLock({ $0 == item }) else { return }
+            guard PrerollProbe.read(item.uri, timeout: timeout) != nil, newest.withLock({ $0 == item }) else { return }
             passed(item)
         }
     }

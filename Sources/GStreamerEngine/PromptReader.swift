@@ -16,8 +16,6 @@ final class PromptReader: Sendable {
 
     private let queue = DispatchQueue(label: "quaver.prompt-read")
     private let reading = Mutex(false)
-    /// Used only on `queue`.
-    nonisolated(unsafe) private var probe: PrerollProbe?
     private let timeout: Duration
 
     /// - Parameter timeout: how long one file may take to preroll before it is given up.
@@ -34,16 +32,11 @@ final class PromptReader: Sendable {
         guard started else { return nil }
         let handoff = Handoff()
         queue.async { [self] in
-            let result = discover(uri).map(convert)
+            let result = PrerollProbe.read(uri, timeout: timeout).map(convert)
             reading.withLock { $0 = false }
             if !handoff.finish(result), let result { late(result) }
         }
         return handoff.take(waitingAtMost: wait)
-    }
-
-    private func discover(_ uri: String) -> DiscoveredMedia? {
-        if probe == nil { probe = PrerollProbe() }
-        return probe?.read(uri, timeout: timeout)
     }
 }
 

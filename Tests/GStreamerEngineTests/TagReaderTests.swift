@@ -83,8 +83,8 @@ final class TagReaderTests: XCTestCase {
         XCTAssertNotNil(reader.readNow(item(3, fixtures.vorbis)), "still reads after failures")
     }
 
-    /// A file that never finishes reading (a FIFO: GstDiscoverer stays stuck in it even after its writer
-    /// has gone, measured) holds `readNow`'s caller for the wait only, and later callers not at all: they
+    /// A file that never finishes reading (a FIFO: a pipeline reading it stays stuck in it even after its
+    /// writer has gone, measured with GstDiscoverer) holds `readNow`'s caller for the wait only, and later callers not at all: they
     /// get nil at once and their tracks are read in the background.
     func testReadNowNeverHoldsItsCallerLongerThanTheWait() throws {
         let quick = TagReader(readNowWait: .milliseconds(40))
