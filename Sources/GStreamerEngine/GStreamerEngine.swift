@@ -152,7 +152,7 @@ public final class GStreamerEngine: AudioEngine {
             // A check under way is waited for briefly: a state change the loop asks for meanwhile waits for
             // this thread (only NULL ends the wait at once).
             if handover.preparedAwaitsCheck {
-                guard groupSwitch.wait(atMost: 0.15, until: { !nextItemCheck.isChecking || !handover.preparedAwaitsCheck })
+                guard groupSwitch.wait(atMost: 0.5, until: { !nextItemCheck.isChecking || !handover.preparedAwaitsCheck })
                 else { return }
             }
             guard let next = handover.takeNext() else { return }
