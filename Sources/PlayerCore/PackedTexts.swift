@@ -1,8 +1,8 @@
-/// Where a text lives in `PackedTexts.bytes`: 32-bit numbers, so a queue entry's two spans take 16 bytes
-/// (with a 64-bit offset each took 16 on its own, padding included).
+/// Where a text lives in `PackedTexts.bytes`: a 32-bit offset and a 16-bit length, so that a queue entry
+/// stores both its spans in 12 bytes (`QueueSlot.Spans`).
 struct TextSpan: Equatable, Sendable {
     var offset: UInt32
-    var count: UInt32
+    var count: UInt16
     /// No text (a track without a title).
     static let absent = TextSpan(offset: .max, count: 0)
 
@@ -21,8 +21,12 @@ struct TextSpan: Equatable, Sendable {
 ///
 /// The array holds at most `capacityLimit` bytes (4 GiB, some 60 million tracks of a library): a text that
 /// would end beyond it is not kept (`append` gives `.absent`) and a batch is not taken (`canAbsorb`).
+/// A text is at most `textLimit` bytes (64 KiB; tags are cut far shorter where they enter): a longer
+/// title is cut at the last whole character before it, and the part of a longer URI beyond it is stored
+/// with the folder.
 struct PackedTexts: Sendable {
     static let capacityLimit = Int(UInt32.max - 1)
+    static let textLimit = Int(UInt16.max)
 
     private(set) var bytes: [UInt8] = []
     /// Number 0 is the empty folder (a URI without a "/").
@@ -32,14 +36,19 @@ struct PackedTexts: Sendable {
 
     mutating func append(_ text: String?) -> TextSpan {
         guard let text else { return .absent }
-        return append(text.utf8)
+        let utf8 = text.utf8
+        guard utf8.count > Self.textLimit else { return append(utf8) }
+        var end = utf8.index(utf8.startIndex, offsetBy: Self.textLimit)
+        while end > utf8.startIndex, utf8[end] & 0b1100_0000 == 0b1000_0000 { utf8.formIndex(before: &end) }
+        return append(utf8[..<end])
     }
 
+    /// `utf8` is at most `textLimit` bytes.
     private mutating func append<Bytes: Collection<UInt8>>(_ utf8: Bytes) -> TextSpan {
         let offset = bytes.count
         guard utf8.count <= Self.capacityLimit - offset else { return .absent }
         bytes.append(contentsOf: utf8)
-        return TextSpan(offset: UInt32(offset), count: UInt32(bytes.count - offset))
+        return TextSpan(offset: UInt32(offset), count: UInt16(bytes.count - offset))
     }
 
     func string(_ span: TextSpan) -> String? {
@@ -49,12 +58,14 @@ struct PackedTexts: Sendable {
         }
     }
 
-    /// Stores `uri` as its folder's number (up to and with the last "/") and its file name's bytes.
+    /// Stores `uri` as its folder's number (up to and with the last "/") and its file name's bytes; the
+    /// file name is its last `textLimit` bytes at most, begun on a whole character.
     mutating func appendURI(_ uri: String) -> (folder: UInt32, name: TextSpan) {
         let utf8 = uri.utf8
-        guard let slash = utf8.lastIndex(of: UInt8(ascii: "/")) else { return (0, append(utf8)) }
-        let end = utf8.index(after: slash)
-        let folder = folders.index(of: String(decoding: utf8[..<end], as: UTF8.self))
+        let slash = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
+        var end = max(slash, utf8.index(utf8.endIndex, offsetBy: -min(utf8.count, Self.textLimit)))
+        while end < utf8.endIndex, utf8[end] & 0b1100_0000 == 0b1000_0000 { utf8.formIndex(after: &end) }
+        let folder = end == utf8.startIndex ? 0 : folders.index(of: String(decoding: utf8[..<end], as: UTF8.self))
         return (folder, append(utf8[end...]))
     }
 

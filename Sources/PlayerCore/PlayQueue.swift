@@ -37,6 +37,8 @@ struct PlayQueue {
     private var lastID: UInt64 = 0
     /// The newest embedded cover the engine reported, for that track only (it is the one playing).
     private var cover: (id: TrackID, image: CoverImage)?
+    /// Whether the track loaded last can be sought, once the engine has said; it says again at every load.
+    private var seekability: (id: TrackID, isSeekable: Bool)?
 
     var ids: [TrackID] { slots.map(\.id) }
     var count: Int { slots.count }
@@ -48,7 +50,11 @@ struct PlayQueue {
     func index(of id: TrackID) -> Int? { places.index(of: id) }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
     /// `nil` when the track is not queued; `.some(nil)` when its seekability is not known yet.
-    func isSeekable(_ id: TrackID) -> Bool?? { index(of: id).map { slots[$0].isSeekable } }
+    func isSeekable(_ id: TrackID) -> Bool?? {
+        guard contains(id) else { return nil }
+        guard let seekability, seekability.id == id else { return .some(nil) }
+        return seekability.isSeekable
+    }
     func track(_ id: TrackID) -> Track? { index(of: id).map { track(of: slots[$0]) } }
     func track(at index: Int) -> Track { track(of: slots[index]) }
     func uri(_ id: TrackID) -> String? { index(of: id).map { slots[$0].uri(in: texts) } }
@@ -122,6 +128,7 @@ struct PlayQueue {
         shared = SharedTagTable()
         texts = PackedTexts()
         cover = nil
+        seekability = nil
     }
 
     /// Applies `edit` to the track; returns whether anything about it changed.
@@ -132,18 +139,20 @@ struct PlayQueue {
         edit(&after)
         guard after != before else { return false }
         if let image = after.tags.coverImage { cover = (id, image) } else if cover?.id == id { cover = nil }
+        if let isSeekable = after.isSeekable { seekability = (id, isSeekable) } else if seekability?.id == id { seekability = nil }
         if after.tags.title != before.tags.title {
             texts.release(slots[index].title)
             slots[index].title = texts.append(after.tags.title)
             compactTextsIfWasteful()
         }
-        slots[index].set(after.tags, duration: after.duration, isSeekable: after.isSeekable, shared: &shared)
+        slots[index].set(after.tags, duration: after.duration, shared: &shared)
         return true
     }
 
     private func track(of slot: QueueSlot) -> Track {
         var track = slot.track(shared: shared.values, texts: texts)
         if let cover, cover.id == slot.id { track.tags.coverImage = cover.image }
+        if let seekability, seekability.id == slot.id { track.isSeekable = seekability.isSeekable }
         return track
     }
 
@@ -167,6 +176,7 @@ struct PlayQueue {
 
     private mutating func forget(_ id: TrackID) {
         if cover?.id == id { cover = nil }
+        if seekability?.id == id { seekability = nil }
     }
 
     /// Brings `places` up to date for the tracks from `start` on.
@@ -217,7 +227,7 @@ public struct PreparedEntries: Sendable {
 
     public mutating func append(_ entry: QueueEntry) {
         slots.append(QueueSlot(id: TrackID(0), uri: entry.uri, tags: entry.tags, duration: entry.duration,
-                               isSeekable: nil, shared: &shared, texts: &texts))
+                               shared: &shared, texts: &texts))
     }
 
     /// The entries back, as given (with the tags the queue keeps: no cover image).
@@ -229,41 +239,54 @@ public struct PreparedEntries: Sendable {
     }
 }
 
-/// One queue entry as stored: 48 bytes, and its file name and title in `PackedTexts`.
+/// One queue entry as stored: 40 bytes, and its file name and title in `PackedTexts`. Whether it can
+/// be sought is not here: only that of the track loaded last is kept (`PlayQueue.seekability`).
 struct QueueSlot: Sendable {
     var id: TrackID
     /// Nanoseconds; `Int64.min` when unknown.
     var length: Int64
-    var name: TextSpan
-    var title: TextSpan
+    private var spans: Spans
     /// `Int32.min` when unknown; tags' numbers beyond 32 bits are clamped.
     var trackNumber: Int32
     var folder: UInt32
     /// Index into `SharedTagTable.values`; 0 is no shared tags.
     var sharedIndex: UInt32
-    /// -1 unknown, 0 no, 1 yes.
-    var seekable: Int8
 
-    init(id: TrackID, uri: String, tags: TrackTags, duration: Duration?, isSeekable: Bool?,
-         shared: inout SharedTagTable, texts: inout PackedTexts) {
+    /// The two `TextSpan`s with their offsets and their lengths side by side: 12 bytes, not 16.
+    private struct Spans: Sendable {
+        var nameOffset: UInt32, titleOffset: UInt32
+        var nameCount: UInt16, titleCount: UInt16
+    }
+
+    var name: TextSpan {
+        get { TextSpan(offset: spans.nameOffset, count: spans.nameCount) }
+        set { (spans.nameOffset, spans.nameCount) = (newValue.offset, newValue.count) }
+    }
+
+    var title: TextSpan {
+        get { TextSpan(offset: spans.titleOffset, count: spans.titleCount) }
+        set { (spans.titleOffset, spans.titleCount) = (newValue.offset, newValue.count) }
+    }
+
+    init(id: TrackID, uri: String, tags: TrackTags, duration: Duration?, shared: inout SharedTagTable,
+         texts: inout PackedTexts) {
         self.id = id
-        (folder, name) = texts.appendURI(uri)
-        title = texts.append(tags.title)
-        (length, trackNumber, sharedIndex, seekable) = (.min, .min, 0, -1)
-        set(tags, duration: duration, isSeekable: isSeekable, shared: &shared)
+        let (folder, name) = texts.appendURI(uri)
+        let title = texts.append(tags.title)
+        spans = Spans(nameOffset: name.offset, titleOffset: title.offset, nameCount: name.count, titleCount: title.count)
+        self.folder = folder
+        (length, trackNumber, sharedIndex) = (.min, .min, 0)
+        set(tags, duration: duration, shared: &shared)
     }
 
     /// Everything but the texts.
-    mutating func set(_ tags: TrackTags, duration: Duration?, isSeekable: Bool?, shared: inout SharedTagTable) {
+    mutating func set(_ tags: TrackTags, duration: Duration?, shared: inout SharedTagTable) {
         length = duration.map(Self.nanoseconds) ?? .min
         trackNumber = tags.trackNumber.map { Int32(clamping: $0) } ?? .min
         sharedIndex = shared.index(of: SharedTags(tags))
-        seekable = isSeekable.map { $0 ? 1 : 0 } ?? -1
     }
 
     func uri(in texts: PackedTexts) -> String { texts.uri(folder: folder, name: name) }
-
-    var isSeekable: Bool? { seekable < 0 ? nil : seekable == 1 }
 
     /// Points at the same texts after they were appended `shift` bytes further, with renumbered folders.
     mutating func move(by shift: UInt32, folders: [UInt32]) {
@@ -277,8 +300,7 @@ struct QueueSlot: Sendable {
         shared[Int(sharedIndex)].apply(to: &tags)
         tags.title = texts.string(title)
         tags.trackNumber = trackNumber == .min ? nil : Int(trackNumber)
-        return Track(id: id, uri: uri(in: texts), tags: tags, duration: length == .min ? nil : .nanoseconds(length),
-                     isSeekable: isSeekable)
+        return Track(id: id, uri: uri(in: texts), tags: tags, duration: length == .min ? nil : .nanoseconds(length))
     }
 
     /// Whole nanoseconds, saturating (far beyond any track) so the sentinel is never reached.

@@ -137,4 +137,27 @@ final class CompactQueueTests: PlayerTestCase {
         XCTAssertEqual(player.track(later[0])?.uri, "file:///music/Artist 1/Album 1/late.flac")
         XCTAssertEqual(player.track(ids[0])?.uri, expected[ids[0]]?.uri)
     }
+
+    /// A stored text is at most 64 KiB: a longer title (only a broken or hostile tag has one) is cut on a
+    /// whole character, and a URI of any length still comes back whole, its name beyond that stored with
+    /// the folder.
+    func testTextsBeyond64KiB() {
+        let longName = "file:///m/" + String(repeating: "a", count: 70_000) + ".flac"
+        let longMultibyte = "file:///m/" + String(repeating: "é", count: 40_000) + "/x/" + String(repeating: "🎵", count: 20_000)
+        let longQuery = "http://host/stream?" + String(repeating: "k=v&", count: 30_000)
+        let title = "T" + String(repeating: "ü", count: 40_000)  // 80 001 bytes
+        var titled = TrackTags()
+        titled.title = title
+        let ids = player.add([QueueEntry(uri: longName, tags: titled), QueueEntry(uri: longMultibyte),
+                              QueueEntry(uri: longQuery), QueueEntry(uri: uri(1))], at: .end)
+        XCTAssertEqual(ids.compactMap { player.uri(of: $0) }, [longName, longMultibyte, longQuery, uri(1)])
+        let kept = player.track(ids[0])?.tags.title ?? ""
+        XCTAssertEqual(kept.utf8.count, 65_535, "1 + 32 767 two-byte characters")
+        XCTAssertTrue(title.hasPrefix(kept))
+        var short = TrackTags()
+        short.title = "Short"
+        player.updateTags(ids[0], short)
+        XCTAssertEqual(player.track(ids[0])?.tags.title, "Short")
+        XCTAssertEqual(player.uri(of: ids[0]), longName)
+    }
 }
