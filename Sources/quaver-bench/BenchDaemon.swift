@@ -9,10 +9,39 @@ final class BenchBus {
     let client: Connection
     private let daemon: BenchProcess
 
-    init() throws {
-        daemon = try BenchProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
+    /// `admittingOtherUsers`: a bus any local user may join (an abstract socket, every user allowed), for
+    /// a reference player that refuses to run as root (`VLCReference`); otherwise the session bus's own rules.
+    init(admittingOtherUsers: Bool = false) throws {
+        var arguments = ["--session", "--nofork", "--print-address=1"]
+        var configuration: URL?
+        if admittingOtherUsers {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-bench-bus.\(getpid()).conf")
+            try Self.openConfiguration(name: "quaver-bench-\(getpid())").write(to: file, atomically: true, encoding: .utf8)
+            configuration = file
+            arguments = ["--config-file=\(file.path)", "--nofork", "--print-address=1"]
+        }
+        defer { configuration.map { try? FileManager.default.removeItem(at: $0) } }
+        daemon = try BenchProcess("/usr/bin/dbus-daemon", arguments)
         address = try daemon.firstLine()
         client = try Connection(address: address)
+    }
+
+    private static func openConfiguration(name: String) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:abstract=\(name)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow user="*"/>
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
     }
 
     func nameHasOwner(_ name: String) throws -> Bool {
