@@ -20,10 +20,11 @@ enum BackgroundDecoding {
             EventLoop.main.post { body(decoded.value) }
         }
     }
+}
 
-    /// What crosses between the loop and the decoding thread; each side uses it while the other does not.
-    private final class HandOver<Value>: @unchecked Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
+/// What crosses between the loop and a thread of the DBus module (`BackgroundDecoding`, messages built off
+/// the loop); each side uses it while the other does not.
+final class HandOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -2,11 +2,14 @@
 // introspection, replies given later). A wrapper: it owns every libdbus call; may import CDBus, CShims
 // and EventLoop, never GStreamer or the core.
 import CDBus
+import Dispatch
+import EventLoop
 
 /// A private libdbus connection driven by `EventLoop.main` (see `LoopAttachment`).
 ///
 /// Everything runs on the loop thread: exported method handlers, property getters, signal handlers and
-/// reply handlers of asynchronous calls. Blocking calls (`call(...) throws`, `requestName`) block the loop,
+/// reply handlers of asynchronous calls. Only the marshalling of a reply or signal of thousands of values
+/// is done on a thread of its own (`send(to:buildingOffTheLoop:)`). Blocking calls (`call(...) throws`, `requestName`) block the loop,
 /// so they are for start-up and for clients; a service never makes a blocking call to itself.
 ///
 /// libdbus aborts the process on misuse, so every name, path, signature and string is validated before it
@@ -17,6 +20,10 @@ public final class Connection {
     let objects = ObjectTree()
     let signals = SignalRouter()
     private var closed = false
+    /// Messages held while one ahead of them is built off the loop.
+    private var outgoing = OutgoingOrder<Message>()
+    /// Builds large messages, one at a time, in the order they were asked for.
+    private static let builder = DispatchQueue(label: "quaver.dbus.building")
 
     /// The bus-assigned unique name (`:1.42`).
     public let uniqueName: String
@@ -114,9 +121,17 @@ public final class Connection {
 
     public func unexport(_ path: ObjectPath) { objects.remove(path) }
 
-    /// Sends a signal. Throws `InvalidArgs` for an invalid name or value.
+    /// Sends a signal. Throws `InvalidArgs` for an invalid name or value; one with thousands of values is
+    /// built off the loop, in its place among the messages sent (a value libdbus would refuse drops it then).
     public func emitSignal(path: ObjectPath, interface: String, name: String, arguments: [DBusValue] = []) throws {
-        send(try Message.signal(path: path, interface: interface, name: name, arguments: arguments))
+        guard arguments.areLarge else {
+            return send(try Message.signal(path: path, interface: interface, name: name, arguments: arguments))
+        }
+        try Names.checkInterface(interface)
+        try Names.checkMember(name)
+        let signal = HandOver((path, interface, name, arguments))
+        send(to: nil) { try? Message.signal(path: signal.value.0, interface: signal.value.1, name: signal.value.2,
+                                            arguments: signal.value.3) }
     }
 
     /// `org.freedesktop.DBus.Properties.PropertiesChanged(s a{sv} as)`.
@@ -132,7 +147,25 @@ public final class Connection {
     func scheduleDispatch() { attachment?.scheduleDispatch() }
 
     func send(_ message: Message) {
+        if !outgoing.isEmpty {
+            guard outgoing.admit(message, to: message.destination) != nil else { return }
+        }
         dbus_connection_send(raw, message.raw, nil)
+    }
+
+    /// Sends what `build` makes on a thread of its own (nothing, if it makes nothing), in the order of
+    /// `send` calls: the loop goes on meanwhile, and messages to `destination` (`nil`: a signal, to
+    /// everyone) or to everyone wait for it (`OutgoingOrder`). `build` must not touch the loop's state.
+    func send(to destination: String?, buildingOffTheLoop build: @escaping () -> Message?) {
+        let ticket = outgoing.reserve(to: destination)
+        let work = HandOver(build)
+        Self.builder.async {
+            let built = HandOver(work.value())
+            EventLoop.main.post { [weak self] in
+                guard let self, !self.closed else { return }
+                for message in self.outgoing.fill(ticket, with: built.value) { dbus_connection_send(self.raw, message.raw, nil) }
+            }
+        }
     }
 
     /// One function value, so `dbus_connection_remove_filter` finds what `add_filter` added (else libdbus aborts).

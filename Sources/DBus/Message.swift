@@ -34,6 +34,13 @@ final class Message {
         return reply
     }
 
+    /// The return with `values`, or the error they make (a value libdbus would refuse).
+    func reply(_ values: [DBusValue]) -> Message {
+        do { return try methodReturn(values) } catch let error as DBusError { return errorReply(error) } catch {
+            return errorReply(.failed("\(error)"))
+        }
+    }
+
     /// `dbus_message_new_error`; the message text is checked too, an invalid one is replaced.
     func errorReply(_ error: DBusError) -> Message {
         let text = (try? Names.checkString(error.message)) != nil ? error.message : "(invalid error text)"
@@ -45,6 +52,7 @@ final class Message {
     var interface: String? { dbus_message_get_interface(raw).map { String(cString: $0) } }
     var member: String? { dbus_message_get_member(raw).map { String(cString: $0) } }
     var sender: String? { dbus_message_get_sender(raw).map { String(cString: $0) } }
+    var destination: String? { dbus_message_get_destination(raw).map { String(cString: $0) } }
     var errorName: String? { dbus_message_get_error_name(raw).map { String(cString: $0) } }
     var signature: Signature { Signature(trusted: dbus_message_get_signature(raw).map { String(cString: $0) } ?? "") }
     var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }

@@ -12,6 +12,13 @@ final class ObjectTree {
     func handle(_ message: Message, on connection: Connection) -> Message? {
         do {
             guard let values = try route(message, connection) else { return nil }
+            if values.areLarge {
+                // Get(TrackList.Tracks) of 100 000 ids: 45 ms of marshalling that no other caller waits for.
+                guard message.expectsReply else { return nil }
+                let work = HandOver((message, values))
+                connection.send(to: message.sender) { work.value.0.reply(work.value.1) }
+                return nil
+            }
             return try message.methodReturn(values)
         } catch let error as DBusError {
             return message.errorReply(error)

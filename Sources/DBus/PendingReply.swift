@@ -22,7 +22,13 @@ public final class PendingReply {
         guard values.signature == outputSignature else {
             return fail(.failed("\(member) produced '\(values.signature)' instead of '\(outputSignature)'"))
         }
-        do { send(try call.methodReturn(values)) } catch let error as DBusError { fail(error) } catch { fail(.failed("\(error)")) }
+        guard values.areLarge else { return send(call.reply(values)) }
+        // The ids of 100 000 queued tracks: built off the loop, in its place among what is sent.
+        let work = HandOver((call, values))
+        send { connection, expectsReply in
+            guard expectsReply else { return }
+            connection.send(to: work.value.0.sender) { work.value.0.reply(work.value.1) }
+        }
     }
 
     public func fail(_ error: DBusError) { send(call.errorReply(error)) }
@@ -31,9 +37,14 @@ public final class PendingReply {
     public func whenAnswered(_ body: @escaping () -> Void) { onAnswered = body }
 
     private func send(_ reply: Message) {
+        send { connection, expectsReply in if expectsReply { connection.send(reply) } }
+    }
+
+    /// Answers once: `deliver` sends the reply on the connection, if it is still there.
+    private func send(_ deliver: (Connection, _ expectsReply: Bool) -> Void) {
         guard !answered else { return }
         answered = true
-        if call.expectsReply { connection?.send(reply) }
+        if let connection { deliver(connection, call.expectsReply) }
         let body = onAnswered
         onAnswered = nil
         body?()

@@ -43,6 +43,16 @@ final class TestService {
             Method(name: "Sender", outputs: [Argument("sender", "s")]) { call in [.string(call.sender ?? "")] },
             Method(name: "Fail") { _ in throw DBusError(name: "org.quaver.Error.Custom", message: "custom failure") },
             Method(name: "WrongReply", outputs: [Argument("n", "i")]) { _ in [.string("not an int")] },
+            // A reply large enough to be built off the loop, then, in the next turn, a signal: it must arrive second.
+            Method(name: "ManyThenSignal", inputs: [Argument("count", "u")], outputs: [Argument("texts", "as")]) {
+                [unowned self] call in
+                let count = Int(call.arguments[0].int64Value ?? 0)
+                EventLoop.main.post { [unowned self] in
+                    try? connection.emitSignal(path: TestService.path, interface: TestService.interface, name: "Custom",
+                                               arguments: [.string("after"), .int32(Int32(count))])
+                }
+                return [.stringArray((0..<count).map { "text \($0)" })]
+            },
         ], properties: [
             Property(name: "Name", type: "s") { .string("quaver") },
             Property(name: "Tags", type: "as") { .stringArray(["a", "b"]) },

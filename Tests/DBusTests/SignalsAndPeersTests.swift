@@ -44,6 +44,54 @@ final class SignalsAndPeersTests: XCTestCase {
         """, listener.standardError)
     }
 
+    /// A reply of 50 000 strings is built off the loop; a signal emitted after it, while it is still being
+    /// built, must not overtake it, and a large signal keeps its place among small ones too.
+    func testLargeMessagesKeepTheirPlaceAmongWhatIsSent() throws {
+        let service = try TestService()
+        let client = try service.start("/usr/bin/python3", ["-c", """
+        import dbus, dbus.mainloop.glib
+        from gi.repository import GLib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.SessionBus()
+        loop = GLib.MainLoop()
+        seen = []
+        def note(line):
+            print(line, flush=True)
+            seen.append(line)
+            if len(seen) == 5: loop.quit()
+        def on_custom(text, number): note('custom %s %d' % (text, number))
+        bus.add_signal_receiver(on_custom, 'Custom', 'org.quaver.Test', 'org.quaver.Test', '/org/quaver/Test')
+        bus.add_signal_receiver(lambda texts: note('big %d %s' % (len(texts), texts[-1])), 'Big', 'org.quaver.Test',
+                                'org.quaver.Test', '/org/quaver/Test')
+        test = dbus.Interface(bus.get_object('org.quaver.Test', '/org/quaver/Test'), 'org.quaver.Test')
+        def ask():
+            test.ManyThenSignal(dbus.UInt32(50000), reply_handler=lambda texts: note('reply %d %s' % (len(texts), texts[-1])),
+                                error_handler=lambda e: note('error %s' % e))
+            print('asked', flush=True)
+        GLib.idle_add(ask)
+        GLib.timeout_add_seconds(20, loop.quit)
+        loop.run()
+        """])
+        XCTAssertTrue(pump(until: { client.standardOutput.contains("custom after") }, timeout: 20), client.standardError)
+        let texts = (0..<20_000).map { "big \($0)" }
+        try service.connection.emitSignal(path: TestService.path, interface: TestService.interface, name: "Custom",
+                                          arguments: [.string("before"), .int32(1)])
+        try service.connection.emitSignal(path: TestService.path, interface: "org.quaver.Test", name: "Big",
+                                          arguments: [.stringArray(texts)])
+        try service.connection.emitSignal(path: TestService.path, interface: TestService.interface, name: "Custom",
+                                          arguments: [.string("behind"), .int32(2)])
+        XCTAssertTrue(pump(until: { !client.isRunning }, timeout: 30))
+        XCTAssertEqual(client.standardOutput, """
+        asked
+        reply 50000 text 49999
+        custom after 50000
+        custom before 1
+        big 20000 big 19999
+        custom behind 2
+
+        """, client.standardError)
+    }
+
     func testCallsAndSignalsWithAnotherPeer() throws {
         let service = try TestService()
         let connection = service.connection
