@@ -162,7 +162,13 @@ final class SignalsAndPeersTests: XCTestCase {
         let path = TestService.path
         invalidArgs({ try connection.emitSignal(path: path, interface: "org.quaver.Test", name: "Custom",
                                                  arguments: [.string("nul\u{0}inside")]) },
-                    "string is not valid D-Bus UTF-8 or contains NUL")
+                    "string contains NUL")
+        // Everything else a Swift string can hold libdbus takes (it would abort the test process otherwise).
+        let unusual = String(String.UnicodeScalarView([0x1, 0x7F, 0xFDD0, 0xFFFE, 0xFFFF, 0x10FFFF, 0xE9]
+            .compactMap(Unicode.Scalar.init(_:))))
+        XCTAssertEqual(unusual.unicodeScalars.count, 7)
+        XCTAssertNoThrow(try connection.emitSignal(path: path, interface: "org.quaver.Test", name: "Custom",
+                                                   arguments: [.string(unusual), .int32(1)]))
         invalidArgs({ try connection.emitSignal(path: path, interface: "no-dots", name: "Custom") },
                     "'no-dots' is not a valid interface name")
         invalidArgs({ try connection.emitSignal(path: path, interface: "org.quaver.Test", name: "Bad.Member") },
