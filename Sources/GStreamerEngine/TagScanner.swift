@@ -16,9 +16,8 @@ public final class TagScanner: PlayerObserver {
 
     private let player: Player
     private let reader: TagReader
-    /// Tracks still to look at, from `head` on.
-    private var unseen: [TrackID] = []
-    private var head = 0
+    /// Tracks still to look at.
+    private var unseen = TrackIDRuns()
     private var refillPosted = false
 
     public init(player: Player, reader: TagReader) {
@@ -33,12 +32,12 @@ public final class TagScanner: PlayerObserver {
     public func playerDidChange(_ change: PlayerChange) {
         switch change {
         case .tracksAdded(let ids, _):
-            unseen += ids
+            unseen.append(ids)
             postRefill()
         case .queueReplaced:
             reader.removeAll()
-            unseen = player.trackIDs
-            head = 0
+            unseen = TrackIDRuns()
+            unseen.append(player.trackIDs)
             postRefill()
         default:
             break
@@ -46,7 +45,7 @@ public final class TagScanner: PlayerObserver {
     }
 
     private func postRefill() {
-        guard !refillPosted, head < unseen.count else { return }
+        guard !refillPosted, !unseen.isEmpty else { return }
         refillPosted = true
         EventLoop.main.post { [weak self] in
             self?.refillPosted = false
@@ -63,17 +62,13 @@ public final class TagScanner: PlayerObserver {
         guard reader.pendingCount == 0 else { return }
         let loaded = player.status == .stopped ? nil : player.currentTrackID
         var found: [EngineItem] = []
-        let stop = min(unseen.count, head + Self.lookSize)
-        while head < stop, found.count < Self.batchSize {
-            if let track = player.track(unseen[head]), track.id != loaded, Self.isLocal(track.uri), track.tags.title == nil,
+        var looked = 0
+        while looked < Self.lookSize, found.count < Self.batchSize, let id = unseen.popFirst() {
+            if let track = player.track(id), track.id != loaded, Self.isLocal(track.uri), track.tags.title == nil,
                track.duration == nil {
                 found.append(EngineItem(id: track.id, uri: track.uri))
             }
-            head += 1
-        }
-        if head == unseen.count {
-            unseen = []
-            head = 0
+            looked += 1
         }
         if found.isEmpty { return postRefill() }
         reader.enqueue(found)
@@ -82,4 +77,40 @@ public final class TagScanner: PlayerObserver {
     /// Only local files are read before they play. Remote ones are left to the engine: reading them would
     /// open a connection per queued stream, and a slow server would hold the loop in `readNow`.
     private static func isLocal(_ uri: String) -> Bool { uri.hasPrefix("file:") }
+}
+
+/// Track ids in the order given, kept as runs of consecutive ids: the ids of one AddTracks are one run, so
+/// a library queued in one call waits to be scanned as 16 bytes, not 800 kB of ids.
+struct TrackIDRuns {
+    /// Half-open ranges of raw ids, from `first` on.
+    private var runs: [Range<UInt64>] = []
+    private var first = 0
+
+    var isEmpty: Bool { first == runs.count }
+
+    mutating func append(_ ids: [TrackID]) {
+        for id in ids {
+            let number = id.rawValue
+            if runs.count > first, runs[runs.count - 1].upperBound == number, number < .max {
+                runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<number + 1
+            } else if number < .max {
+                runs.append(number..<number + 1)
+            }
+        }
+    }
+
+    mutating func popFirst() -> TrackID? {
+        guard first < runs.count else { return nil }
+        let number = runs[first].lowerBound
+        runs[first] = number + 1..<runs[first].upperBound
+        if runs[first].isEmpty { first += 1 }
+        if first == runs.count {
+            runs = []
+            first = 0
+        } else if first > 4096, first * 2 > runs.count {
+            runs.removeFirst(first)
+            first = 0
+        }
+        return TrackID(number)
+    }
 }
