@@ -48,7 +48,10 @@ extension GStreamerEngine {
     /// ends here, reporting where playback is, so the core never waits for it.
     private func send(_ request: SeekRequest) {
         seekInFlight = request
-        if playbin.seek(to: request.target, rate: rate, exact: request.exact) { return }
+        let rate = rate
+        guard let accepted = pipeline.within(Self.stateChangeLimit, { $0.seek(to: request.target, rate: rate, exact: request.exact) })
+        else { return restartInNewPipeline(stuckIn: "a seek") }
+        if accepted { return }
         seekLanded()
     }
 }
