@@ -74,14 +74,14 @@ extension GStreamerEngine {
     func reportStreamInfo() {
         guard let current else { return }
         if liveStream { return reportLiveStreamInfo() }
-        if let duration = playbin.queryDuration(), duration != sentDuration {
+        if let duration = query({ $0.queryDuration() }), duration != sentDuration {
             sentDuration = duration
             remote?.file.setDuration(duration)
             emit(.duration(current.id, duration))
         }
         // A stream without a length is live (a live HLS playlist answers SEEKING with true for its window):
         // MPRIS clients must not offer a seek bar for it.
-        if let answer = playbin.querySeekable(), case let seekable = answer && sentDuration != nil,
+        if let answer = query({ $0.querySeekable() }), case let seekable = answer && sentDuration != nil,
            seekable != sentSeekable {
             sentSeekable = seekable
             emit(.seekable(current.id, seekable))

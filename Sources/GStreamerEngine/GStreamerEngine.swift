@@ -207,13 +207,14 @@ public final class GStreamerEngine: AudioEngine {
     }
 
     public func setVolume(_ volume: Double) {
-        self.volume = min(1, max(0, volume))
-        playbin.set("volume", self.volume)
+        let volume = min(1, max(0, volume))
+        self.volume = volume
+        bounded("a volume change") { $0.set("volume", volume) }
     }
 
     public var position: Duration? {
         guard current != nil || preroll != nil else { return nil }
-        if preroll == nil, seekInFlight == nil, recovery == nil, let live = playbin.queryPosition() { lastPosition = live }
+        if preroll == nil, seekInFlight == nil, recovery == nil, let live = query({ $0.queryPosition() }) { lastPosition = live }
         return lastPosition
     }
 

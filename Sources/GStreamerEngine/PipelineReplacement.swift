@@ -1,3 +1,4 @@
+import EventLoop
 import GStreamer
 import Logging
 import PlayerCore
@@ -21,8 +22,29 @@ extension GStreamerEngine {
 
     /// playbin's change to `state`; a playbin that does not come back from it is replaced.
     func changeState(to state: State) {
-        guard pipeline.within(Self.stateChangeLimit, { $0.setState(state) }) == nil else { return }
-        restartInNewPipeline(stuckIn: "going to \(state)")
+        bounded("going to \(state)") { $0.setState(state) }
+    }
+
+    /// `call` on playbin (a state change, a seek, a property that takes playbin's locks); `nil` when playbin did
+    /// not come back from it: it has been replaced, and the loaded item started again in the new one.
+    @discardableResult
+    func bounded<T>(_ what: String, _ call: @escaping (Element) -> T) -> T? {
+        if let answer = pipeline.within(Self.stateChangeLimit, call) { return answer }
+        restartInNewPipeline(stuckIn: what)
+        return nil
+    }
+
+    /// A query of playbin (position, duration, seekability); `nil` when it has no answer now or is stuck. A
+    /// stuck one is replaced on the loop's next turn: a query runs inside a getter or a report, whose caller
+    /// expects no events meanwhile.
+    func query<T>(_ call: @escaping (Element) -> T?) -> T? {
+        if let answer = pipeline.within(Self.stateChangeLimit, call) { return answer }
+        let stuck = pipeline
+        EventLoop.main.post { [weak self] in
+            guard let self, pipeline === stuck else { return }
+            restartInNewPipeline(stuckIn: "a query")
+        }
+        return nil
     }
 
     /// A new pipeline instead of the stuck one, at NULL, with the volume asked for.

@@ -39,7 +39,7 @@ extension GStreamerEngine {
             next.report = next.report || landed.report
             return send(next)
         }
-        let position = playbin.queryPosition() ?? landed.target
+        let position = query { $0.queryPosition() } ?? landed.target
         lastPosition = position
         if landed.report { emit(.seekCompleted(position)) }
     }
@@ -49,8 +49,7 @@ extension GStreamerEngine {
     private func send(_ request: SeekRequest) {
         seekInFlight = request
         let rate = rate
-        guard let accepted = pipeline.within(Self.stateChangeLimit, { $0.seek(to: request.target, rate: rate, exact: request.exact) })
-        else { return restartInNewPipeline(stuckIn: "a seek") }
+        guard let accepted = bounded("a seek", { $0.seek(to: request.target, rate: rate, exact: request.exact) }) else { return }
         if accepted { return }
         seekLanded()
     }
