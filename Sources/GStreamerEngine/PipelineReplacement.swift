@@ -77,8 +77,10 @@ extension GStreamerEngine {
         guard let item, replacementsInARow <= Self.replacementsPerItem else {
             teardown()
             handover.reset(loading: nil)
+            // Told on the loop's next turn: this runs inside whatever command found the pipeline stuck.
             if let item {
-                emit(.failed(item.id, EngineError(.other, "\(item.uri): GStreamer stopped answering while playing it")))
+                let failure = EngineError(.other, "\(item.uri): GStreamer stopped answering while playing it")
+                EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, failure)) }
             }
             return
         }
