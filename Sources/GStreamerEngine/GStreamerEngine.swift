@@ -54,7 +54,7 @@ public final class GStreamerEngine: AudioEngine {
     let configuration: Configuration
     let handover = Handover()
     let nextItemCheck = NextItemCheck(timeout: .seconds(5))
-    let network: NetworkOptions
+    var network: NetworkOptions { configuration.network }
     /// The remote file the current `appsrc://` serves, shared with `source-setup`.
     let remoteSlot = LockedValue<RemoteFile?>(nil)
 
@@ -68,7 +68,7 @@ public final class GStreamerEngine: AudioEngine {
     /// The newest seek asked for while one was in flight: sent at that one's ASYNC_DONE.
     var queuedSeek: SeekRequest?
     var wantsPlaying = false
-    /// The playback rate, shared with `rateProbe`, which gives it to every new stream's segment.
+    /// The playback rate, shared with each pipeline's rate probe, which gives it to every new stream's segment.
     let wantedRate = LockedValue(1.0)
     var rate: Double { wantedRate.withLock { $0 } }
     /// The volume asked for, given again to a new pipeline.
@@ -101,7 +101,6 @@ public final class GStreamerEngine: AudioEngine {
     public init(configuration: Configuration = Configuration()) throws {
         GStreamer.initialize()
         self.configuration = configuration
-        network = configuration.network
         pipeline = try Pipeline(configuration, handover: handover, nextItemCheck: nextItemCheck,
                                 remoteSlot: remoteSlot, wantedRate: wantedRate)
         pipeline.watchBus { [weak self] message in self?.handle(message) }
