@@ -6,16 +6,16 @@ import PlayerCore
 /// A playbin that deadlocks is replaced, never waited for.
 ///
 /// GStreamer 1.22's playbin still deadlocks now and then in its switch to the next item (docs/platform.md,
-/// "GStreamer behaviour", the cases still open), and the state change the loop asked for meanwhile then never
-/// returned: the daemon stopped answering. Every state change and seek now runs on the pipeline's own thread
-/// and is waited for `stateChangeLimit` at most (`Pipeline.within`). One that has not returned by then gives
+/// "GStreamer behaviour", the deadlocks listed there), and the state change the loop asked for meanwhile then
+/// never returned: the daemon stopped answering. Every state change, seek, query and volume change now runs on
+/// the pipeline's own thread and is waited for `stateChangeLimit` at most (`Pipeline.within`). One that has not returned by then gives
 /// that pipeline up (logged as an error) and a new one is built: at NULL if NULL was asked for, otherwise with
 /// the loaded item started again where it was, playing or paused as the user last asked. The core's queue is
 /// the core's, and the prepared next item stays prepared; items already handed to the old playbin are dropped
 /// (the core loads them in their turn). A pipeline given up twice in a row before anything prerolled in the
 /// new one fails the item instead, so a file that deadlocks every playbin cannot keep the loop replacing them.
 extension GStreamerEngine {
-    /// How long the loop waits for one state change or seek. A playbin that works answers within milliseconds
+    /// How long the loop waits for one call on playbin. A playbin that works answers within milliseconds
     /// (NULL included); with GroupSwitch's wait before NULL (`switchTimeout`), a call that goes to NULL still
     /// answers within 5 s.
     static let stateChangeLimit = 2.0
