@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// Why a pipeline can be given up: playbin (GStreamer 1.22) still deadlocks now and then while it switches to
 /// the next item on a streaming thread, and a state change the loop asks for meanwhile then never returns
-/// (docs/platform.md, "GStreamer behaviour"). So state changes and seeks run on the pipeline's own thread and
-/// the loop waits for them a bounded time (`within`). One that has not returned by then leaves the pipeline
+/// (docs/platform.md, "GStreamer behaviour"). So every call the loop makes on playbin that could wait on its
+/// locks (state changes, seeks, queries, the volume) runs on the pipeline's own thread, and the loop waits for
+/// it a bounded time (`within`). One that has not returned by then leaves the pipeline
 /// stuck for good: its handlers and bus watch are cut at once, so nothing of it reaches the engine again, and
 /// it is kept alive by the call still running on its thread. Should that call ever return, the same thread
 /// takes the pipeline to NULL and lets it go; one that never returns costs that thread and the pipeline's
@@ -26,7 +27,7 @@ final class Pipeline {
     private var connections: [SignalConnection] = []
     private var probes: [AnyObject] = []
     private var busWatch: BusWatch?
-    /// Runs state changes and seeks, one at a time, in the order the loop asked for them.
+    /// Runs the loop's calls on playbin, one at a time, in the order the loop made them.
     private let worker = DispatchQueue(label: "quaver.pipeline-state")
     private let stuck = Mutex(false)
 
