@@ -25,7 +25,7 @@ extension GStreamerEngine {
     private func streamStarted() {
         guard let handed = handover.streamStarted() else { return }
         let item = handed.item
-        let restarted = recovery != nil && item == current
+        let restarted = (recovery != nil || restarting) && item == current
         current = item
         if restarted { return }
         if handed.isSuccessor { switchedGaplessly(to: handed) }
@@ -49,10 +49,14 @@ extension GStreamerEngine {
         outputWorked = true
         if let start = preroll {
             preroll = nil
+            restarting = false
+            replacementsInARow = 0
+            let prerolled = pipeline
             if start.position > .zero || start.applyRate || start.reportSeek {
                 requestSeek(SeekRequest(target: start.position, exact: playsLocalFile, report: start.reportSeek))
             }
-            if start.playing { playbin.setState(.playing) }
+            guard pipeline === prerolled else { return }  // the seek found it stuck: the item starts again
+            if start.playing { changeState(to: .playing) }
             finishRecovery()
         } else if seekInFlight != nil {
             seekLanded()
@@ -70,14 +74,14 @@ extension GStreamerEngine {
     func reportStreamInfo() {
         guard let current else { return }
         if liveStream { return reportLiveStreamInfo() }
-        if let duration = playbin.queryDuration(), duration != sentDuration {
+        if let duration = query({ $0.queryDuration() }), duration != sentDuration {
             sentDuration = duration
             remote?.file.setDuration(duration)
             emit(.duration(current.id, duration))
         }
         // A stream without a length is live (a live HLS playlist answers SEEKING with true for its window):
         // MPRIS clients must not offer a seek bar for it.
-        if let answer = playbin.querySeekable(), case let seekable = answer && sentDuration != nil,
+        if let answer = query({ $0.querySeekable() }), case let seekable = answer && sentDuration != nil,
            seekable != sentSeekable {
             sentSeekable = seekable
             emit(.seekable(current.id, seekable))

@@ -6,8 +6,10 @@
 //                                ▼
 //                              bus ── watch (loop thread) ──▶ BusHandling ──▶ AudioEngineEvent ──▶ delegate
 //
-// Invariants: every state change is asked for and never waited for (ASYNC_DONE says when it is done);
-// streaming threads only touch `Handover`; events reach the delegate on the loop thread only.
+// Invariants: every state change is asked for and never waited for (ASYNC_DONE says when it is done), and
+// runs off the loop with a bounded wait: a playbin that deadlocks is replaced and what was loaded goes on
+// in the new one (Pipeline, PipelineReplacement.swift); streaming threads only touch `Handover`; events
+// reach the delegate on the loop thread only.
 // Commands are serialised on the loop thread: at most one seek is in flight in playbin; seeks and rate
 // changes asked for meanwhile wait as one merged request (the newest target and rate win) and go out at
 // its ASYNC_DONE (Seeking.swift); a load or stop first takes the pipeline to NULL, cancelling all of it.
@@ -45,17 +47,14 @@ public final class GStreamerEngine: AudioEngine {
 
     public weak var delegate: AudioEngineDelegate?
 
-    let playbin: Element
-    let output: Element
+    /// The playbin playing, with its output and filter; replaced when GStreamer deadlocks inside it.
+    var pipeline: Pipeline
+    var playbin: Element { pipeline.playbin }
+    var output: Element { pipeline.output }
+    let configuration: Configuration
     let handover = Handover()
-    let groupSwitch = GroupSwitch()
     let nextItemCheck = NextItemCheck(timeout: .seconds(5))
-    private var busWatch: BusWatch?
-    private var aboutToFinish: SignalConnection?
-    private var decoderAdded: SignalConnection?
-    private var sourceSetup: SignalConnection?
-    private var networkElementAdded: SignalConnection?
-    let network: NetworkOptions
+    var network: NetworkOptions { configuration.network }
     /// The remote file the current `appsrc://` serves, shared with `source-setup`.
     let remoteSlot = LockedValue<RemoteFile?>(nil)
 
@@ -69,17 +68,15 @@ public final class GStreamerEngine: AudioEngine {
     /// The newest seek asked for while one was in flight: sent at that one's ASYNC_DONE.
     var queuedSeek: SeekRequest?
     var wantsPlaying = false
-    /// The playback rate, shared with `rateProbe`, which gives it to every new stream's segment.
+    /// The playback rate, shared with each pipeline's rate probe, which gives it to every new stream's segment.
     let wantedRate = LockedValue(1.0)
     var rate: Double { wantedRate.withLock { $0 } }
-    private var rateProbe: SegmentRateProbe?
-    /// ReplayGain "auto": the `rgvolume` whose album mode follows each item, and the probe that switches it.
-    private var albumMode: AlbumModeSwitch?
-    private var albumModeProbe: StreamStartProbe?
-    /// Makes each stream's ReplayGain tags whole for `rgvolume` (ReplayGainTags), when ReplayGain is on.
-    private var replayGainTagsProbe: StreamTagsProbe?
-    /// scaletempo (keeps the pitch at rates ≠ 1) and the ReplayGain elements, when there are any.
-    private var audioFilter: FilterSlot?
+    /// The volume asked for, given again to a new pipeline.
+    var volume = 1.0
+    /// Pipelines given up in a row without a preroll between them (PipelineReplacement.swift).
+    var replacementsInARow = 0
+    /// The loaded item starts again in a new pipeline: its STREAM_START is not a new track.
+    var restarting = false
     var lastPosition: Duration?
     var sentTags = TrackTags()
     var sentDuration: Duration?
@@ -99,104 +96,24 @@ public final class GStreamerEngine: AudioEngine {
     /// The loaded item is a live stream (radio): no length, not seekable, "Artist - Title" titles.
     var liveStream = false
 
-    /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer
-    /// lacks playbin or the sink description does not parse; calls `gst_init` if nobody did.
+    /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
+    /// playbin or the sink description does not parse; calls `gst_init` if nobody did.
     public init(configuration: Configuration = Configuration()) throws {
         GStreamer.initialize()
-        network = configuration.network
-        playbin = try Element.make("playbin")
-        output = try Element.parse(configuration.sink)
-        playbin.set("flags", "audio+soft-volume")
-        describeStream(configuration)
-        sizeBuffers(configuration)
-        playbin.set("audio-sink", output)
-        // Without the video flag playbin still builds autovideosink for a file that has only video
-        // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
-        playbin.set("video-sink", try Element.make("fakesink"))
-        // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
-        // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
-        // The filter (with the ReplayGain elements when asked for) sits in a FilterSlot, renewed at every NULL
-        // (see FilterSlot for the scaletempo bug).
-        let replayGain = configuration.replayGain
-        let albumMode = replayGain.mode == .auto ? AlbumModeSwitch() : nil
-        audioFilter = try FilterSlot(name: "audio-filter") {
-            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
-            albumMode?.use(filter)
-            return filter
-        }
-        if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }
-        let wantedRate = wantedRate
-        rateProbe = SegmentRateProbe(element: audioFilter?.bin ?? output) { wantedRate.withLock { $0 } }
-        let handover = handover
-        if replayGain.mode != .off, let audioFilter {
-            let tags = LockedValue(ReplayGainTags())
-            replayGainTagsProbe = StreamTagsProbe(element: audioFilter.bin, names: ReplayGainTags.names,
-                streamStarted: { tags.withLock { $0.reset() }; return ReplayGainTags.neutral },
-                tagsArrived: { found in tags.withLock { $0.adding(found) } })
-        }
-        if let albumMode, let audioFilter {
-            self.albumMode = albumMode
-            // The item whose stream starts is the oldest handed to playbin: the loop takes it off the list
-            // only at the bus's STREAM_START, which follows this one.
-            albumModeProbe = StreamStartProbe(element: audioFilter.bin) {
-                albumMode.set(albumGain: handover.pending?.sharesAlbumWithNeighbour ?? false)
-            }
-        }
-        let playbin = playbin
-        let slot = remoteSlot
-        let groupSwitch = groupSwitch
-        let nextItemCheck = nextItemCheck
-        aboutToFinish = playbin.connect("about-to-finish") {
-            // Nothing is handed over while the loop takes playbin to NULL (GroupSwitch says why).
-            guard groupSwitch.begin() else { return }
-            // A check under way is waited for briefly: a state change the loop asks for meanwhile waits for
-            // this thread (only NULL ends the wait at once).
-            if handover.preparedAwaitsCheck {
-                guard groupSwitch.wait(atMost: 0.5, until: { !nextItemCheck.isChecking || !handover.preparedAwaitsCheck })
-                else { return }
-            }
-            guard let next = handover.takeNext() else { return }
-            if let file = next.remote { slot.withLock { $0 = file } }
-            playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
-        }
-        // Each item's decoder (a uridecodebin, added again for every item) says when a switch has ended.
-        decoderAdded = playbin.connect("element-added") { element in
-            guard element.factoryName == "uridecodebin" else { return }
-            element.connectAfterOthersOnce("drained", key: "quaver-switch-ended") { groupSwitch.ended() }
-        }
-        let network = network
-        sourceSetup = playbin.connect("source-setup") { source in
-            Self.setUpSource(source, slot: slot, network: network)
-        }
-        networkElementAdded = network.proxy.map { proxy in playbin.connectDeepElementAdded { Self.setProxy(proxy, on: $0) } }
-        busWatch = playbin.bus.watch { [weak self] message in self?.handle(message) }
+        self.configuration = configuration
+        pipeline = try Pipeline(configuration, handover: handover, nextItemCheck: nextItemCheck,
+                                remoteSlot: remoteSlot, wantedRate: wantedRate)
+        pipeline.watchBus { [weak self] message in self?.handle(message) }
     }
 
     deinit {
-        aboutToFinish?.cancel()
-        goToNull()
+        pipeline.disconnect()
+        let pipeline = pipeline
+        pipeline.groupSwitch.exclusively(timeout: Self.switchTimeout) {
+            _ = pipeline.within(Self.stateChangeLimit) { $0.setState(.null) }
+        }
         remote?.file.close()
         handover.reset(loading: nil)
-    }
-
-    /// A music daemon needs no low-latency output: 1 s of buffer written in 100 ms segments wakes the
-    /// sink and the sound server a tenth as often as GStreamer's 200 ms / 10 ms default (audio base sinks:
-    /// pulsesink, alsasink). Values written in the sink description win. Pause, seek and volume do not
-    /// wait for the buffer (cork, flush, stream volume).
-    private func sizeBuffers(_ configuration: Configuration) {
-        guard output.hasProperty("buffer-time"), output.hasProperty("latency-time"),
-              !configuration.sink.contains("buffer-time"), !configuration.sink.contains("latency-time") else { return }
-        output.set("buffer-time", "1000000")
-        output.set("latency-time", "100000")
-    }
-
-    /// media.role=music lets the sound server apply its music policies (corking, per-role volume).
-    private func describeStream(_ configuration: Configuration) {
-        guard output.hasProperty("stream-properties") else { return }
-        let name = configuration.applicationName.filter { $0 != "\"" }
-        output.set("stream-properties", "props,media.role=music,application.name=\"\(name)\","
-                   + "application.icon_name=\(configuration.iconName)")
-        if output.hasProperty("client-name") { output.set("client-name", name) }
     }
 
     /// MIME types the installed GStreamer can decode: sink caps of audio decoders and of demuxers.
@@ -226,7 +143,7 @@ public final class GStreamerEngine: AudioEngine {
         handover.prepare(item, remote: prepareRemote(for: item))
         if let item, item.isLocalFile {
             let handover = handover
-            let groupSwitch = groupSwitch
+            let groupSwitch = pipeline.groupSwitch
             nextItemCheck.check(item, passed: { handover.checked($0) }, ended: { groupSwitch.nudge() })
         }
         startPrefetchIfIdle()
@@ -237,13 +154,13 @@ public final class GStreamerEngine: AudioEngine {
         _ = handover.refresh(item)
         if current?.id == item.id { current = item }
         let heardNext = handover.pending.map { $0.id == item.id } ?? (current?.id == item.id)
-        if heardNext { albumMode?.set(albumGain: item.sharesAlbumWithNeighbour) }
+        if heardNext { pipeline.albumMode?.set(albumGain: item.sharesAlbumWithNeighbour) }
     }
 
     public func play() {
         wantsPlaying = true
         preroll?.playing = true
-        if preroll == nil, current != nil, recovery == nil { playbin.setState(.playing) }
+        if preroll == nil, current != nil, recovery == nil { changeState(to: .playing) }
     }
 
     /// While loading, a playbin already asked for PLAYING (`startPlaybin`) is asked for PAUSED too: the
@@ -253,7 +170,7 @@ public final class GStreamerEngine: AudioEngine {
         wantsPlaying = false
         preroll?.playing = false
         let started = preroll == nil ? current != nil : playbinURI != nil
-        if started, recovery == nil { playbin.setState(.paused) }
+        if started, recovery == nil { changeState(to: .paused) }
     }
 
     public func stop() {
@@ -289,12 +206,14 @@ public final class GStreamerEngine: AudioEngine {
     }
 
     public func setVolume(_ volume: Double) {
-        playbin.set("volume", min(1, max(0, volume)))
+        let volume = min(1, max(0, volume))
+        self.volume = volume
+        bounded("a volume change") { $0.set("volume", volume) }
     }
 
     public var position: Duration? {
         guard current != nil || preroll != nil else { return nil }
-        if preroll == nil, seekInFlight == nil, recovery == nil, let live = playbin.queryPosition() { lastPosition = live }
+        if preroll == nil, seekInFlight == nil, recovery == nil, let live = query({ $0.queryPosition() }) { lastPosition = live }
         return lastPosition
     }
 
@@ -316,6 +235,7 @@ public final class GStreamerEngine: AudioEngine {
         lastPosition = nil
         pluginMissing = nil
         outputWorked = false
+        restarting = false
         forgetStreamInfo()
     }
 
@@ -324,15 +244,21 @@ public final class GStreamerEngine: AudioEngine {
     func stopPipeline() {
         goToNull()
         playbin.bus.dropPending()
-        audioFilter?.renew()
+        pipeline.audioFilter?.renew()
     }
 
-    /// NULL, never while playbin switches to the next item (GroupSwitch says why).
+    /// NULL, never while playbin switches to the next item (GroupSwitch says why). A playbin that does not
+    /// get there is replaced by a new one, which is at NULL.
     private func goToNull() {
-        let playbin = playbin
-        if !groupSwitch.exclusively(timeout: Self.switchTimeout, { playbin.setState(.null) }) {
+        let pipeline = pipeline
+        var reached = false
+        let switchEnded = pipeline.groupSwitch.exclusively(timeout: Self.switchTimeout) {
+            reached = pipeline.within(Self.stateChangeLimit) { $0.setState(.null) } != nil
+        }
+        if !switchEnded {
             Self.log.warning("playbin's switch to the next item had not ended after \(Self.switchTimeout) s; stopped it all the same")
         }
+        if !reached { replaceStuckPipeline(stuckIn: "going to NULL") }
     }
 
     static let switchTimeout = 2.0

@@ -40,6 +40,16 @@ final class Handover {
         dropped.forEach { $0.close() }
     }
 
+    /// The loaded item starts again in a new playbin: items handed to the old one are forgotten (their remote
+    /// files closed); the prepared one stays, for the new playbin's about-to-finish.
+    func restart(_ item: EngineItem) {
+        let dropped = locked { state -> [RemoteFile] in
+            defer { state.handedToPlaybin = [Handed(item: item, remote: nil, isSuccessor: false)] }
+            return state.handedToPlaybin.compactMap(\.remote)
+        }
+        dropped.forEach { $0.close() }
+    }
+
     /// The item to play after the current one; a file prepared earlier and not taken is closed.
     func prepare(_ item: EngineItem?, remote: RemoteFile?) {
         let replaced = locked { state -> RemoteFile? in

@@ -42,7 +42,7 @@ extension GStreamerEngine {
         lastPosition = recoveryPosition
         playbin.set("uri", playbinURI ?? current.uri)
         Self.log.debug("trying the sound output again")
-        playbin.setState(.paused)
+        changeState(to: .paused)
         // An attempt that neither prerolls nor fails is given up and made again: one in about ten tries of
         // the Snapcast test left the pipeline waiting for good after snapserver came back.
         recovery = EventLoop.main.schedule(after: Self.attemptTimeout) { [weak self] in

@@ -39,7 +39,7 @@ extension GStreamerEngine {
             next.report = next.report || landed.report
             return send(next)
         }
-        let position = playbin.queryPosition() ?? landed.target
+        let position = query { $0.queryPosition() } ?? landed.target
         lastPosition = position
         if landed.report { emit(.seekCompleted(position)) }
     }
@@ -48,7 +48,9 @@ extension GStreamerEngine {
     /// ends here, reporting where playback is, so the core never waits for it.
     private func send(_ request: SeekRequest) {
         seekInFlight = request
-        if playbin.seek(to: request.target, rate: rate, exact: request.exact) { return }
+        let rate = rate
+        guard let accepted = bounded("a seek", { $0.seek(to: request.target, rate: rate, exact: request.exact) }) else { return }
+        if accepted { return }
         seekLanded()
     }
 }

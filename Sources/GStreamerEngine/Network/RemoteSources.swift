@@ -73,7 +73,7 @@ extension GStreamerEngine {
         playbinURI = uri
         playbin.set("uri", uri)
         let startAtOnce = preroll.map { $0.playing && $0.position == .zero } ?? wantsPlaying
-        playbin.setState(startAtOnce ? .playing : .paused)
+        changeState(to: startAtOnce ? .playing : .paused)
     }
 
     /// Events of the loaded item's file, or of a gapless successor's already handed to playbin; a

@@ -1,0 +1,175 @@
+import Dispatch
+import GStreamer
+import Synchronization
+
+/// One playbin with everything made for it: its output, its audio filter, the probes on them and the handlers
+/// connected to it. The engine plays through one; when GStreamer deadlocks inside it, the engine gives it up
+/// and builds another (`GStreamerEngine.replaceStuckPipeline`).
+///
+/// Why a pipeline can be given up: playbin (GStreamer 1.22) still deadlocks now and then while it switches to
+/// the next item on a streaming thread, and a state change the loop asks for meanwhile then never returns
+/// (docs/platform.md, "GStreamer behaviour"). So every call the loop makes on playbin that could wait on its
+/// locks (state changes, seeks, queries, the volume) runs on the pipeline's own thread, and the loop waits for
+/// it a bounded time (`within`). One that has not returned by then leaves the pipeline
+/// stuck for good: its handlers and bus watch are cut at once, so nothing of it reaches the engine again, and
+/// it is kept alive by the call still running on its thread. Should that call ever return, the same thread
+/// takes the pipeline to NULL and lets it go; one that never returns costs that thread and the pipeline's
+/// memory, never the loop.
+final class Pipeline {
+    let playbin: Element
+    let output: Element
+    /// scaletempo (keeps the pitch at rates ≠ 1) and the ReplayGain elements, when there are any.
+    let audioFilter: FilterSlot?
+    /// ReplayGain "auto": the `rgvolume` whose album mode follows each item.
+    let albumMode: AlbumModeSwitch?
+    /// Keeps this playbin's switch to the next item and its way down to NULL apart.
+    let groupSwitch = GroupSwitch()
+    private var connections: [SignalConnection] = []
+    private var probes: [AnyObject] = []
+    private var busWatch: BusWatch?
+    /// Runs the loop's calls on playbin, one at a time, in the order the loop made them.
+    private let worker = DispatchQueue(label: "quaver.pipeline-state")
+    private let stuck = Mutex(false)
+
+    /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
+    /// playbin or the sink description does not parse.
+    init(_ configuration: GStreamerEngine.Configuration, handover: Handover, nextItemCheck: NextItemCheck,
+         remoteSlot: LockedValue<RemoteFile?>, wantedRate: LockedValue<Double>) throws {
+        playbin = try Element.make("playbin")
+        output = try Element.parse(configuration.sink)
+        playbin.set("flags", "audio+soft-volume")
+        Self.describeStream(output, configuration)
+        Self.sizeBuffers(output, configuration)
+        playbin.set("audio-sink", output)
+        // Without the video flag playbin still builds autovideosink for a file that has only video
+        // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
+        playbin.set("video-sink", try Element.make("fakesink"))
+        // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
+        // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
+        // The filter (with the ReplayGain elements when asked for) sits in a FilterSlot, renewed at every NULL
+        // (see FilterSlot for the scaletempo bug).
+        let replayGain = configuration.replayGain
+        let albumMode = replayGain.mode == .auto ? AlbumModeSwitch() : nil
+        self.albumMode = albumMode
+        audioFilter = try FilterSlot(name: "audio-filter") {
+            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
+            albumMode?.use(filter)
+            return filter
+        }
+        if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }
+        if let probe = SegmentRateProbe(element: audioFilter?.bin ?? output, rate: { wantedRate.withLock { $0 } }) {
+            probes.append(probe)
+        }
+        if replayGain.mode != .off, let audioFilter {
+            // Makes each stream's ReplayGain tags whole for `rgvolume` (ReplayGainTags).
+            let tags = LockedValue(ReplayGainTags())
+            if let probe = StreamTagsProbe(element: audioFilter.bin, names: ReplayGainTags.names,
+                streamStarted: { tags.withLock { $0.reset() }; return ReplayGainTags.neutral },
+                tagsArrived: { found in tags.withLock { $0.adding(found) } }) {
+                probes.append(probe)
+            }
+        }
+        if let albumMode, let audioFilter {
+            // The item whose stream starts is the oldest handed to playbin: the loop takes it off the list
+            // only at the bus's STREAM_START, which follows this one.
+            if let probe = StreamStartProbe(element: audioFilter.bin, started: {
+                albumMode.set(albumGain: handover.pending?.sharesAlbumWithNeighbour ?? false)
+            }) {
+                probes.append(probe)
+            }
+        }
+        connectHandlers(handover: handover, nextItemCheck: nextItemCheck, remoteSlot: remoteSlot,
+                        network: configuration.network)
+    }
+
+    private func connectHandlers(handover: Handover, nextItemCheck: NextItemCheck,
+                                 remoteSlot slot: LockedValue<RemoteFile?>, network: GStreamerEngine.NetworkOptions) {
+        let playbin = playbin
+        let groupSwitch = groupSwitch
+        connections.append(playbin.connect("about-to-finish") {
+            // Nothing is handed over while the loop takes playbin to NULL (GroupSwitch says why).
+            guard groupSwitch.begin() else { return }
+            // A check under way is waited for briefly: a state change the loop asks for meanwhile waits for
+            // this thread (only NULL ends the wait at once).
+            if handover.preparedAwaitsCheck {
+                guard groupSwitch.wait(atMost: 0.5, until: { !nextItemCheck.isChecking || !handover.preparedAwaitsCheck })
+                else { return }
+            }
+            guard let next = handover.takeNext() else { return }
+            if let file = next.remote { slot.withLock { $0 = file } }
+            playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
+        })
+        // Each item's decoder (a uridecodebin, added again for every item) says when a switch has ended.
+        connections.append(playbin.connect("element-added") { element in
+            guard element.factoryName == "uridecodebin" else { return }
+            element.connectAfterOthersOnce("drained", key: "quaver-switch-ended") { groupSwitch.ended() }
+        })
+        connections.append(playbin.connect("source-setup") { source in
+            GStreamerEngine.setUpSource(source, slot: slot, network: network)
+        })
+        if let proxy = network.proxy {
+            connections.append(playbin.connectDeepElementAdded { GStreamerEngine.setProxy(proxy, on: $0) })
+        }
+    }
+
+    /// Loop thread: `handler` gets every message of this playbin's bus, until the pipeline is given up.
+    func watchBus(_ handler: @escaping (Message) -> Void) {
+        busWatch = playbin.bus.watch(handler)
+    }
+
+    /// Loop thread: nothing of this pipeline reaches the engine any more (signals and bus messages).
+    func disconnect() {
+        connections.forEach { $0.cancel() }
+        busWatch?.cancel()
+    }
+
+    /// Whether a call outlived its wait: the pipeline is given up.
+    var isStuck: Bool { stuck.withLock { $0 } }
+
+    /// Runs `call` (a state change or a seek) on the pipeline's own thread and waits for it `limit` seconds at
+    /// most. `nil` when it has not returned by then, or the pipeline was stuck already: from then on the
+    /// pipeline is given up (disconnected, and no call is sent to it again).
+    func within<T>(_ limit: Double, _ call: @escaping (Element) -> T) -> T? {
+        guard !isStuck else { return nil }
+        let answer = LockedValue<T?>(nil)
+        let returned = DispatchSemaphore(value: 0)
+        worker.async { [self] in  // holds the pipeline while the call runs: one stuck in it is never freed
+            let value = call(playbin)
+            // Decided under `stuck`: either the loop takes this answer, or it has given the pipeline up.
+            let givenUp = stuck.withLock { givenUp in
+                answer.withLock { $0 = value }
+                return givenUp
+            }
+            returned.signal()
+            if givenUp { playbin.setState(.null) }  // back after all: let it go from NULL
+        }
+        if returned.wait(timeout: .now() + limit) == .success { return answer.withLock { $0 } }
+        let late = stuck.withLock { givenUp -> T? in
+            if let value = answer.withLock({ $0 }) { return value }
+            givenUp = true
+            return nil
+        }
+        if late == nil { disconnect() }
+        return late
+    }
+
+    /// media.role=music lets the sound server apply its music policies (corking, per-role volume).
+    private static func describeStream(_ output: Element, _ configuration: GStreamerEngine.Configuration) {
+        guard output.hasProperty("stream-properties") else { return }
+        let name = configuration.applicationName.filter { $0 != "\"" }
+        output.set("stream-properties", "props,media.role=music,application.name=\"\(name)\","
+                   + "application.icon_name=\(configuration.iconName)")
+        if output.hasProperty("client-name") { output.set("client-name", name) }
+    }
+
+    /// A music daemon needs no low-latency output: 1 s of buffer written in 100 ms segments wakes the
+    /// sink and the sound server a tenth as often as GStreamer's 200 ms / 10 ms default (audio base sinks:
+    /// pulsesink, alsasink). Values written in the sink description win. Pause, seek and volume do not
+    /// wait for the buffer (cork, flush, stream volume).
+    private static func sizeBuffers(_ output: Element, _ configuration: GStreamerEngine.Configuration) {
+        guard output.hasProperty("buffer-time"), output.hasProperty("latency-time"),
+              !configuration.sink.contains("buffer-time"), !configuration.sink.contains("latency-time") else { return }
+        output.set("buffer-time", "1000000")
+        output.set("latency-time", "100000")
+    }
+}
