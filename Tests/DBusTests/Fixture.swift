@@ -93,6 +93,26 @@ final class TestService {
     func start(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
         try ChildProcess(executable, arguments, environment: bus.environment, logDirectory: bus.directory.url)
     }
+
+    /// A python client with a GLib loop on the private bus: `script` (which may use `bus`, `loop` and
+    /// `note(line)`) runs, then the loop, until `note` has printed `lines` lines or 20 s have passed.
+    func startPythonListener(quittingAfter lines: Int, _ script: String) throws -> ChildProcess {
+        try start("/usr/bin/python3", ["-c", """
+        import dbus, dbus.mainloop.glib
+        from gi.repository import GLib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.SessionBus()
+        loop = GLib.MainLoop()
+        seen = []
+        def note(line):
+            print(line, flush=True)
+            seen.append(line)
+            if len(seen) == \(lines): loop.quit()
+        \(script)
+        GLib.timeout_add_seconds(20, loop.quit)
+        loop.run()
+        """])
+    }
 }
 
 /// Common python prologue: a session-bus connection to the private bus and the service proxy.

@@ -7,28 +7,16 @@ import XCTest
 final class SignalsAndPeersTests: XCTestCase {
     func testPropertiesChangedAndCustomSignalReachAPythonListener() throws {
         let service = try TestService()
-        let listener = try service.start("/usr/bin/python3", ["-c", """
-        import dbus, dbus.mainloop.glib, sys
-        from gi.repository import GLib
-        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-        bus = dbus.SessionBus()
-        loop = GLib.MainLoop()
-        seen = []
-        def done(line):
-            print(line, flush=True)
-            seen.append(line)
-            if len(seen) == 2: loop.quit()
+        let listener = try service.startPythonListener(quittingAfter: 2, """
         def on_props(iface, changed, invalidated):
             items = ','.join('%s=%s' % (k, changed[k]) for k in sorted(changed))
-            done('changed %s %s [%s] %s' % (iface, items, ','.join(invalidated), changed.signature))
+            note('changed %s %s [%s] %s' % (iface, items, ','.join(invalidated), changed.signature))
         def on_custom(text, number):
-            done('custom %s %d %s' % (text, number, type(number).__name__))
+            note('custom %s %d %s' % (text, number, type(number).__name__))
         bus.add_signal_receiver(on_props, 'PropertiesChanged', 'org.freedesktop.DBus.Properties', 'org.quaver.Test', '/org/quaver/Test')
         bus.add_signal_receiver(on_custom, 'Custom', 'org.quaver.Test', 'org.quaver.Test', '/org/quaver/Test')
         print('ready', flush=True)
-        GLib.timeout_add_seconds(20, loop.quit)
-        loop.run()
-        """])
+        """)
         XCTAssertTrue(pump(until: { listener.standardOutput.contains("ready") }, timeout: 20), listener.standardError)
         try service.connection.emitPropertiesChanged(path: TestService.path, interface: TestService.interface,
                                                       changed: ["Volume": .double(0.25), "Name": .string("q")],
@@ -48,17 +36,7 @@ final class SignalsAndPeersTests: XCTestCase {
     /// built, must not overtake it, and a large signal keeps its place among small ones too.
     func testLargeMessagesKeepTheirPlaceAmongWhatIsSent() throws {
         let service = try TestService()
-        let client = try service.start("/usr/bin/python3", ["-c", """
-        import dbus, dbus.mainloop.glib
-        from gi.repository import GLib
-        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
-        bus = dbus.SessionBus()
-        loop = GLib.MainLoop()
-        seen = []
-        def note(line):
-            print(line, flush=True)
-            seen.append(line)
-            if len(seen) == 5: loop.quit()
+        let client = try service.startPythonListener(quittingAfter: 5, """
         def on_custom(text, number): note('custom %s %d' % (text, number))
         bus.add_signal_receiver(on_custom, 'Custom', 'org.quaver.Test', 'org.quaver.Test', '/org/quaver/Test')
         bus.add_signal_receiver(lambda texts: note('big %d %s' % (len(texts), texts[-1])), 'Big', 'org.quaver.Test',
@@ -69,9 +47,7 @@ final class SignalsAndPeersTests: XCTestCase {
                                 error_handler=lambda e: note('error %s' % e))
             print('asked', flush=True)
         GLib.idle_add(ask)
-        GLib.timeout_add_seconds(20, loop.quit)
-        loop.run()
-        """])
+        """)
         XCTAssertTrue(pump(until: { client.standardOutput.contains("custom after") }, timeout: 20), client.standardError)
         let texts = (0..<20_000).map { "big \($0)" }
         try service.connection.emitSignal(path: TestService.path, interface: TestService.interface, name: "Custom",
