@@ -146,6 +146,21 @@ public final class Connection {
 
     func scheduleDispatch() { attachment?.scheduleDispatch() }
 
+    /// Answers `call` with `values` (or with the error they make), unless it asked for no reply. A reply
+    /// of thousands of values (the ids of 100 000 queued tracks) is built off the loop, in its place among
+    /// what is sent.
+    func reply(to call: Message, with values: [DBusValue]) {
+        guard call.expectsReply else { return }
+        guard values.areLarge else { return send(call.reply(values)) }
+        let work = HandOver((call, values))
+        send(to: call.sender) { work.value.0.reply(work.value.1) }
+    }
+
+    /// Answers `call` with `error`, unless it asked for no reply.
+    func reply(to call: Message, with error: DBusError) {
+        if call.expectsReply { send(call.errorReply(error)) }
+    }
+
     func send(_ message: Message) {
         if !outgoing.isEmpty {
             guard outgoing.admit(message, to: message.destination) != nil else { return }
@@ -180,7 +195,7 @@ public final class Connection {
         let message = Message(owning: raw)
         switch message.type {
         case Message.Kind.methodCall:
-            if let reply = objects.handle(message, on: self), message.expectsReply { send(reply) }
+            objects.handle(message, on: self)
             return DBUS_HANDLER_RESULT_HANDLED
         case Message.Kind.signal:
             if message.interface == "org.freedesktop.DBus.Local" && message.member == "Disconnected" {

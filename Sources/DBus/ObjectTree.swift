@@ -7,23 +7,14 @@ final class ObjectTree {
     func add(_ object: ExportedObject) { objects[object.path] = object }
     func remove(_ path: ObjectPath) { objects[path] = nil }
 
-    /// The reply to a method call (a return or an error), or `nil` when a handler answers later
-    /// through the `PendingReply` made with `connection`.
-    func handle(_ message: Message, on connection: Connection) -> Message? {
+    /// Answers a method call (a return or an error), unless a handler answers later through the
+    /// `PendingReply` made with `connection`.
+    func handle(_ message: Message, on connection: Connection) {
         do {
-            guard let values = try route(message, connection) else { return nil }
-            if values.areLarge {
-                // Get(TrackList.Tracks) of 100 000 ids: 45 ms of marshalling that no other caller waits for.
-                guard message.expectsReply else { return nil }
-                let work = HandOver((message, values))
-                connection.send(to: message.sender) { work.value.0.reply(work.value.1) }
-                return nil
-            }
-            return try message.methodReturn(values)
-        } catch let error as DBusError {
-            return message.errorReply(error)
+            guard let values = try route(message, connection) else { return }
+            connection.reply(to: message, with: values)
         } catch {
-            return message.errorReply(.failed("\(error)"))
+            connection.reply(to: message, with: error as? DBusError ?? .failed("\(error)"))
         }
     }
 

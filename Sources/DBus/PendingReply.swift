@@ -22,29 +22,19 @@ public final class PendingReply {
         guard values.signature == outputSignature else {
             return fail(.failed("\(member) produced '\(values.signature)' instead of '\(outputSignature)'"))
         }
-        guard values.areLarge else { return send(call.reply(values)) }
-        // The ids of 100 000 queued tracks: built off the loop, in its place among what is sent.
-        let work = HandOver((call, values))
-        send { connection, expectsReply in
-            guard expectsReply else { return }
-            connection.send(to: work.value.0.sender) { work.value.0.reply(work.value.1) }
-        }
+        answer { [call] in $0.reply(to: call, with: values) }
     }
 
-    public func fail(_ error: DBusError) { send(call.errorReply(error)) }
+    public func fail(_ error: DBusError) { answer { [call] in $0.reply(to: call, with: error) } }
 
     /// Runs `body` once, right after the reply or the error has gone out.
     public func whenAnswered(_ body: @escaping () -> Void) { onAnswered = body }
 
-    private func send(_ reply: Message) {
-        send { connection, expectsReply in if expectsReply { connection.send(reply) } }
-    }
-
     /// Answers once: `deliver` sends the reply on the connection, if it is still there.
-    private func send(_ deliver: (Connection, _ expectsReply: Bool) -> Void) {
+    private func answer(_ deliver: (Connection) -> Void) {
         guard !answered else { return }
         answered = true
-        if let connection { deliver(connection, call.expectsReply) }
+        if let connection { deliver(connection) }
         let body = onAnswered
         onAnswered = nil
         body?()

@@ -108,10 +108,7 @@ public final class GStreamerEngine: AudioEngine {
 
     deinit {
         pipeline.disconnect()
-        let pipeline = pipeline
-        pipeline.groupSwitch.exclusively(timeout: Self.switchTimeout) {
-            _ = pipeline.within(Self.stateChangeLimit) { $0.setState(.null) }
-        }
+        _ = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
         remote?.file.close()
         handover.reset(loading: nil)
     }
@@ -250,11 +247,7 @@ public final class GStreamerEngine: AudioEngine {
     /// NULL, never while playbin switches to the next item (GroupSwitch says why). A playbin that does not
     /// get there is replaced by a new one, which is at NULL.
     private func goToNull() {
-        let pipeline = pipeline
-        var reached = false
-        let switchEnded = pipeline.groupSwitch.exclusively(timeout: Self.switchTimeout) {
-            reached = pipeline.within(Self.stateChangeLimit) { $0.setState(.null) } != nil
-        }
+        let (switchEnded, reached) = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
         if !switchEnded {
             Self.log.warning("playbin's switch to the next item had not ended after \(Self.switchTimeout) s; stopped it all the same")
         }

@@ -153,6 +153,16 @@ final class Pipeline {
         return late
     }
 
+    /// NULL, never while playbin switches to the next item (GroupSwitch says why): waits `switchTimeout` for
+    /// a switch under way to end (and goes to NULL all the same), then `limit` for NULL (`within`).
+    func goToNull(switchTimeout: Double, limit: Double) -> (switchEnded: Bool, reached: Bool) {
+        var reached = false
+        let switchEnded = groupSwitch.exclusively(timeout: switchTimeout) {
+            reached = within(limit) { $0.setState(.null) } != nil
+        }
+        return (switchEnded, reached)
+    }
+
     /// media.role=music lets the sound server apply its music policies (corking, per-role volume).
     private static func describeStream(_ output: Element, _ configuration: GStreamerEngine.Configuration) {
         guard output.hasProperty("stream-properties") else { return }

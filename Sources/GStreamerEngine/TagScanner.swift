@@ -82,28 +82,26 @@ public final class TagScanner: PlayerObserver {
 /// Track ids in the order given, kept as runs of consecutive ids: the ids of one AddTracks are one run, so
 /// a library queued in one call waits to be scanned as 16 bytes, not 800 kB of ids.
 struct TrackIDRuns {
-    /// Half-open ranges of raw ids, from `first` on.
-    private var runs: [Range<UInt64>] = []
+    /// Runs of raw ids, from `first` on.
+    private var runs: [ClosedRange<UInt64>] = []
     private var first = 0
 
     var isEmpty: Bool { first == runs.count }
 
     mutating func append(_ ids: [TrackID]) {
-        for id in ids {
-            let number = id.rawValue
-            if runs.count > first, runs[runs.count - 1].upperBound == number, number < .max {
-                runs[runs.count - 1] = runs[runs.count - 1].lowerBound..<number + 1
-            } else if number < .max {
-                runs.append(number..<number + 1)
+        for id in ids.map(\.rawValue) {
+            if runs.count > first, let last = runs.last, last.upperBound < .max, last.upperBound + 1 == id {
+                runs[runs.count - 1] = last.lowerBound...id
+            } else {
+                runs.append(id...id)
             }
         }
     }
 
     mutating func popFirst() -> TrackID? {
         guard first < runs.count else { return nil }
-        let number = runs[first].lowerBound
-        runs[first] = number + 1..<runs[first].upperBound
-        if runs[first].isEmpty { first += 1 }
+        let run = runs[first]
+        if run.lowerBound == run.upperBound { first += 1 } else { runs[first] = run.lowerBound + 1...run.upperBound }
         if first == runs.count {
             runs = []
             first = 0
@@ -111,6 +109,6 @@ struct TrackIDRuns {
             runs.removeFirst(first)
             first = 0
         }
-        return TrackID(number)
+        return TrackID(run.lowerBound)
     }
 }
