@@ -65,8 +65,7 @@ private struct QueueScaleRun {
         // While a library's tags are being read the queue changes under each save, whose snapshot is then a
         // copy of it: RSS goes up and down by that much every few seconds. The lowest of 12 samples is the
         // queue's own cost; the highest, the cost while a save runs.
-        let rssSamples = (0..<12).map { _ in usleep(250_000); return ProcessCounters.residentKiB(quaverd.pid) }
-        let rssFull = rssSamples.min() ?? 0, rssSaving = rssSamples.max() ?? 0
+        let (rssFull, rssSaving) = residentKiBOverThreeSeconds(quaverd.pid)
         var paths: [ObjectPath] = []
         let tracksWindow = try window { paths = try trackPaths(quaverd) }
         guard paths.count == size else { throw BenchError("quaverd queued \(paths.count) of \(size) tracks") }
@@ -185,7 +184,7 @@ private struct Restart {
         rssKiB = ProcessCounters.residentKiB(quaverd.pid)
         // Reading the state file leaves its text in freed heap for half a second (ProcessMemory) and the tag
         // reader saves now and then: the lowest of 12 samples over 3 s is what the restored queue costs.
-        rssAtRestKiB = (0..<12).map { _ in usleep(250_000); return ProcessCounters.residentKiB(quaverd.pid) }.min() ?? 0
+        rssAtRestKiB = residentKiBOverThreeSeconds(quaverd.pid).lowest
     }
 }
 
@@ -242,6 +241,12 @@ private struct Workspace {
     }
 
     func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+/// The lowest and highest of 12 samples of `pid`'s RSS, a quarter of a second apart.
+private func residentKiBOverThreeSeconds(_ pid: pid_t) -> (lowest: Int, highest: Int) {
+    let samples = (0..<12).map { _ in usleep(250_000); return ProcessCounters.residentKiB(pid) }
+    return (samples.min() ?? 0, samples.max() ?? 0)
 }
 
 private func trackPaths(_ quaverd: BenchQuaverd) throws -> [ObjectPath] {
