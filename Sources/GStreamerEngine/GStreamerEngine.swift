@@ -210,8 +210,21 @@ public final class GStreamerEngine: AudioEngine {
 
     public var position: Duration? {
         guard current != nil || preroll != nil else { return nil }
-        if preroll == nil, seekInFlight == nil, recovery == nil, let live = query({ $0.queryPosition() }) { lastPosition = live }
+        if preroll == nil, seekInFlight == nil, recovery == nil, let live = livePosition() { lastPosition = live }
         return lastPosition
+    }
+
+    /// Where the output is in the stream now, asked of the output itself, on the loop.
+    ///
+    /// playbin's own answer is the largest of its sinks' answers, and the output is the only sink that gets
+    /// data. Asking playbin costs a walk through its bins (a tenth of a GetAll's work, measured with callgrind)
+    /// and takes playbin's lock, which a switch to the next item holds: that query has to go through the
+    /// pipeline's thread (`query`), at about 20 µs a time. A sink answers a position query under its own
+    /// object lock and from its clock, with nothing that waits on a streaming thread (docs/platform.md). An
+    /// output that cannot answer (before its first segment) leaves it to playbin.
+    private func livePosition() -> Duration? {
+        if !pipeline.isStuck, let answer = pipeline.output.queryPosition() { return answer }
+        return query { $0.queryPosition() }
     }
 
     // MARK: Internals shared with bus handling

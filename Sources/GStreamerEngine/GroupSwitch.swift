@@ -19,6 +19,8 @@ final class GroupSwitch: @unchecked Sendable {
     private let condition = NSCondition()
     private var underWay = false
     private var stopping = false
+    /// Calls of the loop's on playbin queued for or running on the pipeline's thread (`Pipeline.within`).
+    private var callsPending = 0
 
     /// Streaming thread, at about-to-finish: false while the pipeline goes down, when nothing may be handed over.
     func begin() -> Bool {
@@ -30,13 +32,33 @@ final class GroupSwitch: @unchecked Sendable {
     }
 
     /// Streaming thread, inside a switch: waits until `ready()` holds, `limit` seconds at most; false (at
-    /// once) when the loop wants the pipeline down, which it must not wait for.
+    /// once) when the loop wants the pipeline down, which it must not wait for. Nor does it wait while a call
+    /// of the loop's is pending: the streaming thread holds the stream lock of the draining item's pads, which
+    /// a seek or a state change waits for, so the call (and the D-Bus caller behind it) would wait as long
+    /// (`scripts/soak --mode failing`: every answer slower than 0.3 s was a seek, a Rate or a jump waiting
+    /// here, up to 0.5 s). The caller then finds the check unfinished and hands nothing over.
     func wait(atMost limit: Double, until ready: () -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: limit)
         condition.lock()
         defer { condition.unlock() }
-        while !stopping, !ready(), condition.wait(until: deadline) {}
+        while !stopping, callsPending == 0, !ready(), condition.wait(until: deadline) {}
         return !stopping
+    }
+
+    /// Loop thread, before a call on playbin is queued for the pipeline's thread: a switch waiting (`wait`)
+    /// stops waiting, and none waits until `callReturned`.
+    func callQueued() {
+        condition.lock()
+        callsPending += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Pipeline thread, when the call has returned.
+    func callReturned() {
+        condition.lock()
+        callsPending -= 1
+        condition.unlock()
     }
 
     /// Any thread: something a switch may be waiting for has happened.
