@@ -1,5 +1,5 @@
 import Foundation
-import GStreamerEngine
+@testable import GStreamerEngine
 import PlayerCore
 import TestSupport
 import XCTest
@@ -34,5 +34,42 @@ final class SwitchWaitTests: XCTestCase {
         if writer >= 0 { close(writer) }
         engine.stop()
         XCTAssertLessThan(slowest, 0.25, "the slowest of 15 seeks near the end, in seconds")
+    }
+
+    /// playbin answers queries under its own lock, which its switch to the next item holds while it starts the
+    /// next file: a file that cannot be opened (a FIFO here, standing in for a hung network mount) holds it
+    /// for as long. Position is asked of the output, which does not take that lock: a desktop polling it is
+    /// answered at once, and the playbin is not given up for a read.
+    func testPositionIsReadAtOnceWhileTheSwitchCannotOpenTheNextFile() throws {
+        let fixtures = try Fixtures.shared()
+        let directory = try TemporaryDirectory(prefix: "quaver-switch-open")
+        let next = directory.url.appendingPathComponent("next.wav")
+        try FileManager.default.copyItem(at: fixtures.sweepHalvesWAV.1, to: next)
+        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
+        let recorder = EventRecorder()
+        engine.delegate = recorder
+        engine.load(EngineItem(id: TrackID(1), uri: fixtures.sweepHalvesWAV.0.absoluteString), at: .zero, playing: true)
+        engine.prepareNext(EngineItem(id: TrackID(2), uri: next.absoluteString))
+        recorder.wait(for: .trackStarted(TrackID(1)))
+        runLoop(for: 0.2)  // the next file's check has passed: it will be handed over
+        try FileManager.default.removeItem(at: next)
+        XCTAssertEqual(mkfifo(next.path, 0o600), 0)
+        runLoop(for: 1.5)  // about-to-finish has come (about 1 s before the end): the switch waits to open it
+        let playbin = engine.playbin
+        let started = Date()
+        let position = engine.position
+        let took = Date().timeIntervalSince(started)
+        let writer = open(next.path, O_WRONLY | O_NONBLOCK)  // lets the switch go on (to an empty file)
+        if writer >= 0 { close(writer) }
+        XCTAssertGreaterThanOrEqual(writer, 0, "the switch was waiting to open the next file")
+        XCTAssertLessThan(took, 0.2, "seconds to read the position")
+        XCTAssertGreaterThan(seconds(position), 1)
+        XCTAssertTrue(engine.playbin === playbin, "not given up for a read")
+        for _ in 0..<5 {  // whoever opens it again gets an empty file too
+            runLoop(for: 0.2)
+            let again = open(next.path, O_WRONLY | O_NONBLOCK)
+            if again >= 0 { close(again) }
+        }
+        engine.stop()
     }
 }
