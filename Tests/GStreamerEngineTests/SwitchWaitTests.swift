@@ -10,18 +10,15 @@ import XCTest
 /// in `scripts/soak --mode failing`). Here the check never ends by itself: the next file is a FIFO, whose
 /// opening blocks the check until someone writes to it.
 final class SwitchWaitTests: XCTestCase {
+    /// The engine's delegate (held weakly by it), kept for the test's length.
+    private let recorder = EventRecorder()
+
     func testASeekWhileTheSwitchWaitsForTheNextFilesCheckAnswersAtOnce() throws {
-        let fixtures = try Fixtures.shared()
         let directory = try TemporaryDirectory(prefix: "quaver-switch-wait")
         let fifo = directory.url.appendingPathComponent("next.flac")
         XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
-        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
-        let recorder = EventRecorder()
-        engine.delegate = recorder
-        // 2.3 s of sound: about-to-finish comes while it plays, and again after each seek near its end.
-        engine.load(EngineItem(id: TrackID(1), uri: fixtures.sweepHalvesWAV.0.absoluteString), at: .zero, playing: true)
-        engine.prepareNext(EngineItem(id: TrackID(2), uri: fifo.absoluteString))
-        recorder.wait(for: .trackStarted(TrackID(1)))
+        // about-to-finish comes while the short track plays, and again after each seek near its end.
+        let engine = try playShortTrack(thenPrepare: fifo)
         var slowest = 0.0
         for _ in 0..<15 {
             runLoop(for: 0.1)
@@ -29,9 +26,7 @@ final class SwitchWaitTests: XCTestCase {
             engine.seek(to: .milliseconds(1500), exact: false)
             slowest = max(slowest, Date().timeIntervalSince(started))
         }
-        // Lets the check go: a writer opens the FIFO and closes it, so the check reads an empty file.
-        let writer = open(fifo.path, O_WRONLY | O_NONBLOCK)
-        if writer >= 0 { close(writer) }
+        letReadersGo(fifo)  // the check reads an empty file
         engine.stop()
         XCTAssertLessThan(slowest, 0.25, "the slowest of 15 seeks near the end, in seconds")
     }
@@ -41,16 +36,10 @@ final class SwitchWaitTests: XCTestCase {
     /// for as long. Position is asked of the output, which does not take that lock: a desktop polling it is
     /// answered at once, and the playbin is not given up for a read.
     func testPositionIsReadAtOnceWhileTheSwitchCannotOpenTheNextFile() throws {
-        let fixtures = try Fixtures.shared()
         let directory = try TemporaryDirectory(prefix: "quaver-switch-open")
         let next = directory.url.appendingPathComponent("next.wav")
-        try FileManager.default.copyItem(at: fixtures.sweepHalvesWAV.1, to: next)
-        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
-        let recorder = EventRecorder()
-        engine.delegate = recorder
-        engine.load(EngineItem(id: TrackID(1), uri: fixtures.sweepHalvesWAV.0.absoluteString), at: .zero, playing: true)
-        engine.prepareNext(EngineItem(id: TrackID(2), uri: next.absoluteString))
-        recorder.wait(for: .trackStarted(TrackID(1)))
+        try FileManager.default.copyItem(at: try Fixtures.shared().sweepHalvesWAV.1, to: next)
+        let engine = try playShortTrack(thenPrepare: next)
         runLoop(for: 0.2)  // the next file's check has passed: it will be handed over
         try FileManager.default.removeItem(at: next)
         XCTAssertEqual(mkfifo(next.path, 0o600), 0)
@@ -59,17 +48,36 @@ final class SwitchWaitTests: XCTestCase {
         let started = Date()
         let position = engine.position
         let took = Date().timeIntervalSince(started)
-        let writer = open(next.path, O_WRONLY | O_NONBLOCK)  // lets the switch go on (to an empty file)
-        if writer >= 0 { close(writer) }
-        XCTAssertGreaterThanOrEqual(writer, 0, "the switch was waiting to open the next file")
+        let switchWasWaiting = letReadersGo(next)  // the switch goes on, to an empty file
+        XCTAssertTrue(switchWasWaiting, "the switch was waiting to open the next file")
         XCTAssertLessThan(took, 0.2, "seconds to read the position")
         XCTAssertGreaterThan(seconds(position), 1)
         XCTAssertTrue(engine.playbin === playbin, "not given up for a read")
         for _ in 0..<5 {  // whoever opens it again gets an empty file too
             runLoop(for: 0.2)
-            let again = open(next.path, O_WRONLY | O_NONBLOCK)
-            if again >= 0 { close(again) }
+            letReadersGo(next)
         }
         engine.stop()
+    }
+
+    /// An engine playing 2.3 s of sound, with `next` prepared after it.
+    private func playShortTrack(thenPrepare next: URL) throws -> GStreamerEngine {
+        let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=true")
+        engine.delegate = recorder
+        engine.load(EngineItem(id: TrackID(1), uri: try Fixtures.shared().sweepHalvesWAV.0.absoluteString),
+                    at: .zero, playing: true)
+        engine.prepareNext(EngineItem(id: TrackID(2), uri: next.absoluteString))
+        recorder.wait(for: .trackStarted(TrackID(1)))
+        return engine
+    }
+
+    /// Opens `fifo` for writing and closes it, so that whoever waits to open it for reading reads an empty
+    /// file; false when nobody was waiting.
+    @discardableResult
+    private func letReadersGo(_ fifo: URL) -> Bool {
+        let writer = open(fifo.path, O_WRONLY | O_NONBLOCK)
+        guard writer >= 0 else { return false }
+        close(writer)
+        return true
     }
 }
