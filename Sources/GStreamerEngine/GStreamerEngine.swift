@@ -141,7 +141,7 @@ public final class GStreamerEngine: AudioEngine {
         if let item, item.isLocalFile {
             let handover = handover
             let groupSwitch = pipeline.groupSwitch
-            nextItemCheck.check(item, passed: { handover.checked($0) }, ended: { groupSwitch.nudge() })
+            nextItemCheck.check(item, passed: { handover.checked($0, file: $1) }, ended: { groupSwitch.nudge() })
         }
         startPrefetchIfIdle()
     }

@@ -1,3 +1,4 @@
+import GStreamer
 import Synchronization
 import PlayerCore
 
@@ -18,8 +19,9 @@ final class Handover {
         let remote: RemoteFile?
         /// Taken at about-to-finish: playbin goes on to it by itself (gapless), not by a load.
         let isSuccessor: Bool
-        /// A local file: it prerolled once (`NextItemCheck`), so it may be handed over.
-        var checked = false
+        /// A local file: the identity of the file that prerolled once (`NextItemCheck`). It may be handed over
+        /// while the file still has it.
+        var checkedFile: FileIdentity?
     }
 
     private struct State {
@@ -76,17 +78,17 @@ final class Handover {
         }
     }
 
-    /// The prepared item's file prerolled (`NextItemCheck`, on its thread): it may be handed over.
-    func checked(_ item: EngineItem) {
+    /// The prepared item's file prerolled (`NextItemCheck`, on its thread) as `file`: it may be handed over.
+    func checked(_ item: EngineItem, file: FileIdentity) {
         locked { state in
             guard let next = state.next, next.item.id == item.id, next.item.uri == item.uri else { return }
-            state.next?.checked = true
+            state.next?.checkedFile = file
         }
     }
 
     /// The prepared item is a local file whose check has not passed (yet).
     var preparedAwaitsCheck: Bool {
-        locked { $0.next.map { $0.remote == nil && $0.item.isLocalFile && !$0.checked } ?? false }
+        locked { $0.next.map { $0.remote == nil && $0.item.isLocalFile && $0.checkedFile == nil } ?? false }
     }
 
     /// The remote file of the prepared item, while it waits to be taken.
@@ -95,11 +97,16 @@ final class Handover {
     /// Streaming thread: takes the prepared item, if any, recording that playbin now has it. A remote item
     /// whose file cannot serve bytes yet is not taken (never waited for, and never handed to playbin as a
     /// bare http URI, which would fetch it with GStreamer's own HTTP source), nor a local file that has not
-    /// prerolled (`NextItemCheck`): the current track ends, and the core loads that item like any other.
+    /// prerolled (`NextItemCheck`) or has changed since (written to, replaced, deleted): the current track
+    /// ends, and the core loads that item like any other.
     func takeNext() -> Handed? {
-        locked { state in
-            guard let prepared = state.next,
-                  prepared.remote?.canServe ?? (prepared.checked || !prepared.item.isLocalFile) else { return nil }
+        guard let candidate = locked({ $0.next }) else { return nil }
+        // Looked at outside the lock: the loop takes it too, and a file can be slow to look at.
+        let unchanged = candidate.checkedFile.map { $0 == FileIdentity(fileURI: candidate.item.uri) } ?? false
+        return locked { state in
+            guard let prepared = state.next, prepared.item.id == candidate.item.id,
+                  prepared.item.uri == candidate.item.uri, prepared.checkedFile == candidate.checkedFile,
+                  prepared.remote?.canServe ?? (!prepared.item.isLocalFile || unchanged) else { return nil }
             state.next = nil
             state.handedToPlaybin.append(prepared)
             return prepared

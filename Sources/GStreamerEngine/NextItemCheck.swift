@@ -10,8 +10,9 @@ import Synchronization
 /// (cut short, not audio after all, deleted since it was queued) fails inside that switch, and there
 /// GStreamer 1.22 deadlocked or aborted against the loop's next state change, in about one run in three of
 /// `scripts/soak --mode failing` (docs/platform.md). An unchecked file is not handed over: the current track
-/// ends, and the core loads the next like any other, where a failure is an ordinary one. A file checked here
-/// can still break before it plays (deleted in between); that window is small.
+/// ends, and the core loads the next like any other, where a failure is an ordinary one. A file written to,
+/// replaced or deleted after its check is not handed over either: at about-to-finish its identity
+/// (`FileIdentity`) must still be the one that prerolled (`Handover.takeNext`).
 ///
 /// Only the newest prepared file is checked: one prepared and replaced meanwhile is skipped. A short track
 /// may reach about-to-finish before its successor's check has ended: the streaming thread then waits for it
@@ -28,9 +29,10 @@ final class NextItemCheck: Sendable {
     /// Whether a check asked for has not ended yet.
     var isChecking: Bool { checksUnderWay.withLock { $0 > 0 } }
 
-    /// Prerolls `item`'s file; `passed` runs on the checking thread if it prerolled and is still the newest,
-    /// then `ended`, whatever the outcome.
-    func check(_ item: EngineItem, passed: @escaping @Sendable (EngineItem) -> Void, ended: @escaping @Sendable () -> Void) {
+    /// Prerolls `item`'s file; `passed` runs on the checking thread if it prerolled, did not change meanwhile
+    /// and is still the newest, with the identity of the file that prerolled; then `ended`, whatever the outcome.
+    func check(_ item: EngineItem, passed: @escaping @Sendable (EngineItem, FileIdentity) -> Void,
+               ended: @escaping @Sendable () -> Void) {
         newest.withLock { $0 = item }
         checksUnderWay.withLock { $0 += 1 }
         queue.async { [self] in
@@ -38,9 +40,10 @@ final class NextItemCheck: Sendable {
                 checksUnderWay.withLock { $0 -= 1 }
                 ended()
             }
-            guard newest.withLock({ $0 == item }) else { return }
-            guard PrerollProbe.read(item.uri, timeout: timeout) != nil, newest.withLock({ $0 == item }) else { return }
-            passed(item)
+            guard newest.withLock({ $0 == item }), let before = FileIdentity(fileURI: item.uri) else { return }
+            guard PrerollProbe.read(item.uri, timeout: timeout) != nil, FileIdentity(fileURI: item.uri) == before,
+                  newest.withLock({ $0 == item }) else { return }
+            passed(item, before)
         }
     }
 }
