@@ -19,8 +19,8 @@ final class GroupSwitch: @unchecked Sendable {
     private let condition = NSCondition()
     private var underWay = false
     private var stopping = false
-    /// Calls of the loop's on playbin queued for or running on the pipeline's thread (`Pipeline.within`).
-    private var callsPending = 0
+    /// Seeks of the loop's queued for or running on the pipeline's thread.
+    private var seeksPending = 0
 
     /// Streaming thread, at about-to-finish: false while the pipeline goes down, when nothing may be handed over.
     func begin() -> Bool {
@@ -32,32 +32,34 @@ final class GroupSwitch: @unchecked Sendable {
     }
 
     /// Streaming thread, inside a switch: waits until `ready()` holds, `limit` seconds at most; false (at
-    /// once) when the loop wants the pipeline down, which it must not wait for. Nor does it wait while a call
+    /// once) when the loop wants the pipeline down, which it must not wait for. Nor does it wait while a seek
     /// of the loop's is pending: the streaming thread holds the stream lock of the draining item's pads, which
-    /// a seek or a state change waits for, so the call (and the D-Bus caller behind it) would wait as long
-    /// (`scripts/soak --mode failing`: every answer slower than 0.3 s was a seek, a Rate or a jump waiting
-    /// here, up to 0.5 s). The caller then finds the check unfinished and hands nothing over.
+    /// a flushing seek waits for, so the seek (and the D-Bus caller behind it) would wait as long
+    /// (`scripts/soak --mode failing`: every answer slower than 0.3 s was a seek or a Rate waiting here, up to
+    /// 0.5 s). The caller then finds the check unfinished and hands nothing over. Other calls (PLAYING, PAUSED,
+    /// queries) do not need that lock, and cutting the wait for them broke gapless joins of short tracks,
+    /// whose about-to-finish comes while the engine sets them playing.
     func wait(atMost limit: Double, until ready: () -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: limit)
         condition.lock()
         defer { condition.unlock() }
-        while !stopping, callsPending == 0, !ready(), condition.wait(until: deadline) {}
+        while !stopping, seeksPending == 0, !ready(), condition.wait(until: deadline) {}
         return !stopping
     }
 
-    /// Loop thread, before a call on playbin is queued for the pipeline's thread: a switch waiting (`wait`)
-    /// stops waiting, and none waits until `callReturned`.
-    func callQueued() {
+    /// Loop thread, before a seek is queued for the pipeline's thread: a switch waiting (`wait`) stops
+    /// waiting, and none waits until `seekReturned`.
+    func seekQueued() {
         condition.lock()
-        callsPending += 1
+        seeksPending += 1
         condition.broadcast()
         condition.unlock()
     }
 
-    /// Pipeline thread, when the call has returned.
-    func callReturned() {
+    /// Pipeline thread, when the seek has returned.
+    func seekReturned() {
         condition.lock()
-        callsPending -= 1
+        seeksPending -= 1
         condition.unlock()
     }
 

@@ -89,8 +89,8 @@ final class Pipeline {
         connections.append(playbin.connect("about-to-finish") {
             // Nothing is handed over while the loop takes playbin to NULL (GroupSwitch says why).
             guard groupSwitch.begin() else { return }
-            // A check under way is waited for briefly, and not at all while the loop has a call on playbin
-            // pending (which would wait for this thread): an unchecked file is then not taken.
+            // A check under way is waited for briefly, and not at all while the loop has a seek pending
+            // (which would wait for this thread): an unchecked file is then not taken.
             if handover.preparedAwaitsCheck {
                 guard groupSwitch.wait(atMost: 0.5, until: { !nextItemCheck.isChecking || !handover.preparedAwaitsCheck })
                 else { return }
@@ -133,10 +133,8 @@ final class Pipeline {
         guard !isStuck else { return nil }
         let answer = LockedValue<T?>(nil)
         let returned = DispatchSemaphore(value: 0)
-        groupSwitch.callQueued()
         worker.async { [self] in  // holds the pipeline while the call runs: one stuck in it is never freed
             let value = call(playbin)
-            groupSwitch.callReturned()
             // Decided under `stuck`: either the loop takes this answer, or it has given the pipeline up.
             let givenUp = stuck.withLock { givenUp in
                 answer.withLock { $0 = value }

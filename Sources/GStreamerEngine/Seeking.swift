@@ -49,7 +49,12 @@ extension GStreamerEngine {
     private func send(_ request: SeekRequest) {
         seekInFlight = request
         let rate = rate
-        guard let accepted = bounded("a seek", { $0.seek(to: request.target, rate: rate, exact: request.exact) }) else { return }
+        let groupSwitch = pipeline.groupSwitch
+        groupSwitch.seekQueued()  // a switch waiting for the next file's check holds the lock this seek needs
+        guard let accepted = bounded("a seek", { playbin in
+            defer { groupSwitch.seekReturned() }
+            return playbin.seek(to: request.target, rate: rate, exact: request.exact)
+        }) else { return }
         if accepted { return }
         seekLanded()
     }
