@@ -35,8 +35,8 @@ final class GroupSwitch: @unchecked Sendable {
     /// once) when the loop wants the pipeline down, which it must not wait for. Nor does it wait while a seek
     /// of the loop's is pending: the streaming thread holds the stream lock of the draining item's pads, which
     /// a flushing seek waits for, so the seek (and the D-Bus caller behind it) would wait as long
-    /// (`scripts/soak --mode failing`: every answer slower than 0.3 s was a seek or a Rate waiting here, up to
-    /// 0.5 s). The caller then finds the check unfinished and hands nothing over. Other calls (PLAYING, PAUSED,
+    /// (`scripts/soak --mode failing`: every answer slower than 0.3 s, 4 SetPosition, 2 Rate, a GoTo and a
+    /// Previous, waited here, up to 0.5 s; none since). The caller then finds the check unfinished and hands nothing over. Other calls (PLAYING, PAUSED,
     /// queries) do not need that lock, and cutting the wait for them broke gapless joins of short tracks,
     /// whose about-to-finish comes while the engine sets them playing.
     func wait(atMost limit: Double, until ready: () -> Bool) -> Bool {
