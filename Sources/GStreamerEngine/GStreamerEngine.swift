@@ -219,10 +219,11 @@ public final class GStreamerEngine: AudioEngine {
     /// playbin's own answer is the largest of its sinks' answers, and the output is the only sink that gets
     /// data. Asking playbin costs a walk through its bins (a tenth of a GetAll's work, measured with callgrind)
     /// and takes playbin's lock, which a switch to the next item holds: that query has to go through the
-    /// pipeline's thread (`query`), at about 20 µs a time. A sink answers a position query under its own
-    /// object lock and from its clock, with nothing that waits on a streaming thread (docs/platform.md). An
-    /// output that cannot answer (before its first segment) leaves it to playbin.
-    private func livePosition() -> Duration? {
+    /// pipeline's thread (`query`), at about 20 µs a time. A sink answers under its own object lock, from its
+    /// segment and clock, and asks upstream through its pad only before its first buffer, a query passed on
+    /// at once, not behind data: none of that waits for the switch (docs/platform.md). An output that cannot answer (before its first segment)
+    /// leaves it to playbin.
+    func livePosition() -> Duration? {
         if !pipeline.isStuck, let answer = pipeline.output.queryPosition() { return answer }
         return query { $0.queryPosition() }
     }

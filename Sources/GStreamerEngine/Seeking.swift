@@ -39,7 +39,7 @@ extension GStreamerEngine {
             next.report = next.report || landed.report
             return send(next)
         }
-        let position = query { $0.queryPosition() } ?? landed.target
+        let position = livePosition() ?? landed.target
         lastPosition = position
         if landed.report { emit(.seekCompleted(position)) }
     }
