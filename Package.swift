@@ -2,10 +2,10 @@
 import PackageDescription
 
 // Layers, each using only those above it (docs/ARCHITECTURE.md, "Layers"):
-//   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl (libcurl, loaded on first use),
+//   C interop   CDBus, CGLib, CGStreamer, CPulse, CSQLite (system libraries), CCurl (libcurl, loaded on first use),
 //               CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
-//               PulseAudio (libpulse: the sound server's objects and their changes),
+//               PulseAudio (libpulse: the sound server's objects and their changes), SQLite (libsqlite3),
 //               RemoteMedia (HTTP on libcurl, the media cache)
 //   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)
 //   core        PlayerCore: queue and playback state machine, pure Swift
@@ -36,6 +36,8 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
                        providers: [.apt(["libpulse-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
         // libcurl's headers (libcurl4-openssl-dev), its library loaded on first use (dlopen): see CCurl.h.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
@@ -45,6 +47,8 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "RemoteMedia", dependencies: ["CCurl", "PublicText"], swiftSettings: v5),
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
+        // SQLite databases (the library index, the listening history): connections, statements, migrations.
+        .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
@@ -112,6 +116,7 @@ let package = Package(
                 exclude: ["test_servers.py"],
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),

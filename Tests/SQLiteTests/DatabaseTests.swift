@@ -1,0 +1,74 @@
+import SQLite
+import XCTest
+
+final class DatabaseTests: XCTestCase {
+    private var folder = ""
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func testValuesRoundTripWithNULAndNonASCIIText() throws {
+        let database = try Database(path: folder + "/a.db")
+        try database.execute("CREATE TABLE t (i INTEGER, r REAL, s TEXT, b BLOB, n)")
+        let values: [SQLiteValue] = [.integer(-7), .real(0.5), .text("Beyoncé\u{0}x"), .blob([0, 1, 255]), .null]
+        try database.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
+        XCTAssertEqual(try database.query("SELECT * FROM t"), [Row(values: values)])
+        try database.run("INSERT INTO t (s, b) VALUES (?, ?)", [.text(""), .blob([])])
+        let empty = try database.query("SELECT s, b FROM t WHERE i IS NULL")
+        XCTAssertEqual(empty.first?.text(0), "")
+    }
+
+    func testMigrationsRunOnceEachAndANewerFileIsRefused() throws {
+        let path = folder + "/m.db"
+        let migrations = ["CREATE TABLE a (x)", "CREATE TABLE b (y)"]
+        try Database(path: path).migrate(migrations)
+        let database = try Database(path: path)
+        XCTAssertEqual(try database.userVersion, 2)
+        try database.migrate(migrations)  // nothing left to run: creating the tables again would fail
+        XCTAssertThrowsError(try database.migrate(["CREATE TABLE a (x)"]))
+    }
+
+    func testAFailedTransactionLeavesNothing() throws {
+        let database = try Database(path: folder + "/t.db")
+        try database.execute("CREATE TABLE t (x UNIQUE)")
+        XCTAssertThrowsError(try database.transaction {
+            try database.run("INSERT INTO t VALUES (1)")
+            try database.run("INSERT INTO t VALUES (1)")
+        })
+        XCTAssertEqual(try database.query("SELECT count(*) FROM t").first?.integer(0), 0)
+    }
+
+    func testASymbolicLinkIsNotFollowedAndGarbageIsCorrupt() throws {
+        let target = folder + "/target.db"
+        try Database(path: target).execute("CREATE TABLE t (x)")
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.db", withDestinationPath: target)
+        XCTAssertThrowsError(try Database(path: folder + "/link.db"))
+
+        let garbage = folder + "/garbage.db"
+        FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x41, count: 8192))
+        XCTAssertThrowsError(try Database(path: garbage).execute("CREATE TABLE t (x)")) { error in
+            XCTAssertTrue((error as? SQLiteError)?.isCorrupt == true, "\(error)")
+        }
+    }
+
+    func testWriteAheadLogLetsAReaderSeeCommittedRowsWhileAWriterHoldsATransaction() throws {
+        let path = folder + "/w.db"
+        let writer = try Database(path: path)
+        try writer.useWriteAheadLog()
+        try writer.execute("CREATE TABLE t (x)")
+        try writer.run("INSERT INTO t VALUES (1)")
+        try writer.execute("BEGIN IMMEDIATE")
+        try writer.run("INSERT INTO t VALUES (2)")
+        let reader = try Database(path: path, readOnly: true)
+        XCTAssertEqual(try reader.query("SELECT count(*) FROM t").first?.integer(0), 1)
+        try writer.execute("COMMIT")
+        XCTAssertEqual(try reader.query("SELECT count(*) FROM t").first?.integer(0), 2)
+        XCTAssertTrue(writer.isIntact())
+    }
+}
