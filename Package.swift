@@ -116,6 +116,8 @@ let package = Package(
                 exclude: ["test_servers.py"],
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
+        // Reads docs/ARCHITECTURE.md and Package.swift: the map of modules held to the code.
+        .testTarget(name: "ArchitectureTests", swiftSettings: v5),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
