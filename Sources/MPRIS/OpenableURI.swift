@@ -15,13 +15,13 @@ public enum OpenableURI {
     /// The URI to queue, or a D-Bus error saying why not.
     public static func check(_ text: String, recognisesMedia: ((String) -> Bool)? = nil) throws -> String {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            throw DBusError.invalidArgs("not a URI: \(excerpt(text))")
+            throw DBusError.invalidArgs("not a URI: \(PublicText.url(text, limit: 200))")
         }
         guard schemes.contains(scheme) else {
             throw DBusError.notSupported("URI scheme '\(excerpt(scheme))' is not supported (supported: \(schemes.joined(separator: ", ")))")
         }
         if scheme == "file" { try checkLocalFile(url, recognisesMedia) }
-        else if url.host?.isEmpty ?? true { throw DBusError.invalidArgs("no host in \(excerpt(text))") }
+        else if url.host?.isEmpty ?? true { throw DBusError.invalidArgs("no host in \(PublicText.url(text, limit: 200))") }
         return text
     }
 

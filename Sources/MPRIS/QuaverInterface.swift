@@ -69,7 +69,7 @@ public final class QuaverInterface: PlayerObserver {
     /// gets it, and the engine's message quotes the URI: credentials are masked.
     private var lastErrorText: String {
         guard let failure = player.lastError else { return "" }
-        return PublicText.from("\(failure.title): \(failure.error)")
+        return PublicText.from("\(failure.title): \(failure.error)", quoting: [failure.uri])
     }
 
     // MARK: Methods
@@ -223,7 +223,7 @@ public final class QuaverInterface: PlayerObserver {
             do {
                 _ = try OpenableURI.check(uri, recognisesMedia: recognisesMedia)
             } catch let error as DBusError {
-                let shown = PublicText.from(uri, limit: 200)
+                let shown = PublicText.url(uri, limit: 200)
                 throw DBusError.invalidArgs("item \(index + 1) \"\(shown)\": \(error.message); the queue is unchanged")
             }
         }
