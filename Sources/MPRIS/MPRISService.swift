@@ -30,10 +30,10 @@ public final class MPRISService: PlayerObserver {
         public var quit: () -> Void
         /// Whether a local file's first bytes look like media we can play: a file that does not is
         /// refused before the queue changes, instead of queued, failed and skipped past the track playing.
-        public var recognisesMedia: ((String) -> Bool)?
+        public var recognisesMedia: (([UInt8]) -> Bool)?
 
         public init(supportedMimeTypes: @escaping () -> [String], artwork: ArtworkCache, quit: @escaping () -> Void,
-                    recognisesMedia: ((String) -> Bool)? = nil) {
+                    recognisesMedia: (([UInt8]) -> Bool)? = nil) {
             self.supportedMimeTypes = supportedMimeTypes
             self.artwork = artwork
             self.quit = quit

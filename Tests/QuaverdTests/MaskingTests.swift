@@ -47,8 +47,7 @@ final class MaskingTests: XCTestCase {
         }
         let published = try SecretsAndPrivacyTests.publishedText(of: daemon, trackCount: daemon.tracks.count)
         XCTAssertTrue(published.contains("?auth=***") && published.contains("token=***"), published)
-        let status = try ChildProcess.run(productsDirectory.appendingPathComponent("quaver").path,
-                                          ["status", "--bus-address", bus.address, "--json"], environment: bus.environment, timeout: 20)
+        let status = try daemon.quaver("status", ["--json"])
         XCTAssertEqual(status.status, 0, status.stderr)
         daemon.process.send(SIGTERM)
         XCTAssertEqual(daemon.process.waitForExit(timeout: 15), 0)
