@@ -198,6 +198,14 @@ extension MPRISService {
         }
     }
 
+    /// LimitsExceeded when `count` more tracks would make the queue longer than `InputLimits.maximumQueueLength`.
+    func checkRoom(for count: Int) throws {
+        let length = player.queueLength
+        guard length + count > InputLimits.maximumQueueLength else { return }
+        throw DBusError.limitsExceeded("the queue holds \(length) tracks and \(count) more would pass the limit of "
+                                       + "\(InputLimits.maximumQueueLength); the queue is unchanged")
+    }
+
     /// The track a client names, or nil for NoTrack, a foreign path or a track no longer queued.
     func queuedTrack(_ value: DBusValue) -> TrackID? {
         guard let path = value.objectPathValue, let id = TrackPath.id(of: path), player.track(id) != nil else {

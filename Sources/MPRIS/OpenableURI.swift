@@ -13,8 +13,12 @@ public enum OpenableURI {
     /// Exactly what is advertised as SupportedUriSchemes.
     public static let schemes = ["file", "http", "https"]
 
-    /// The URI to queue, or a D-Bus error saying why not.
+    /// The URI to queue, or a D-Bus error saying why not. The length comes first: nothing else is asked of
+    /// a string of megabytes.
     public static func check(_ text: String, recognisesMedia: (([UInt8]) -> Bool)? = nil) throws -> String {
+        guard text.utf8.count <= InputLimits.maximumURIBytes else {
+            throw DBusError.invalidArgs("a URI of \(text.utf8.count) bytes: at most \(InputLimits.maximumURIBytes) are accepted")
+        }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw DBusError.invalidArgs("not a URI: \(PublicText.url(text, limit: 200))")
         }

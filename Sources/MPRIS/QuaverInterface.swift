@@ -84,7 +84,7 @@ public final class QuaverInterface: PlayerObserver {
                 _ = try this.position(place)  // a bad position is refused before any file is looked at
                 this.inOrder(reply) {
                     this.checkInSlices(args[0].arrayValue ?? [], .allOrNothing, reply) { uris, _ in
-                        this.addTracks(uris, at: try this.position(place), play: play, reply)
+                        try this.addTracks(uris, at: try this.position(place), play: play, reply)
                     }
                 }
             },
@@ -97,7 +97,7 @@ public final class QuaverInterface: PlayerObserver {
                 this.inOrder(reply) {
                     this.checkInSlices(args[0].arrayValue ?? [], .skippingRefused, reply) { uris, refused in
                         let list = DBusValue.array(element: "(ss)", refused.map { .structure([.string($0.uri), .string($0.reason)]) })
-                        this.addTracks(uris, at: try this.position(place), play: play, reply, alsoAnswering: [list])
+                        try this.addTracks(uris, at: try this.position(place), play: play, reply, alsoAnswering: [list])
                     }
                 }
             },
@@ -166,8 +166,10 @@ public final class QuaverInterface: PlayerObserver {
         }
     }
 
+    /// Throws LimitsExceeded (and adds nothing) when the queue would grow past its limit.
     private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool, _ reply: PendingReply,
-                           alsoAnswering more: [DBusValue] = []) {
+                           alsoAnswering more: [DBusValue] = []) throws {
+        try mpris.checkRoom(for: uris.count)
         QueueEditInSlices(mpris, uris, at: position, replacing: false) { [weak self] ids, paths in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
                 player.goTo(first)

@@ -1,11 +1,13 @@
+import ControlAPI
 import DBus
 import EventLoop
 import PublicText
 
 /// The checks of OpenUri and AddTrack for a whole batch of AddTracks or ReplaceQueue (`items`, the strings
-/// of an `as`), `sliceSize` items per turn of the loop, in the background: each file is looked up on disk,
-/// and 20 000 of them at once held every other caller for 70 ms (converting 100 000 strings, 7 ms). None of
-/// a long batch is checked in the turn that starts it.
+/// of an `as`, at most `InputLimits.maximumURIsPerCall`), `sliceSize` items or `sliceBytes` of them per
+/// turn of the loop, in the background: each file is looked up on disk, and 20 000 of them at once held
+/// every other caller for 70 ms (converting 100 000 strings, 7 ms); each URI is parsed, and a slice of
+/// 1000 URIs of 64 KiB would be 64 MB of text. None of a long batch is checked in the turn that starts it.
 ///
 /// `allOrNothing` (AddTracks, ReplaceQueue: the caller named exactly these) answers the first refusal
 /// and nothing is applied; `skippingRefused` (AddFolderTracks: a folder's contents, where one odd file
@@ -14,6 +16,7 @@ final class URIChecksInSlices {
     enum Refusals { case allOrNothing, skippingRefused }
 
     static let sliceSize = 1000
+    static let sliceBytes = 1 << 20
     /// Contents are looked at for small batches only: reading the start of every file of a library would
     /// keep the bus waiting (a bad file among thousands fails and is skipped when it comes up).
     static let contentCheckedBatch = 64
@@ -37,15 +40,24 @@ final class URIChecksInSlices {
     }
 
     func start() {
-        guard items.count > Self.sliceSize else { return step(from: 0) }
+        guard items.count <= InputLimits.maximumURIsPerCall else {
+            return reply.fail(.limitsExceeded("\(items.count) URIs in one call: at most \(InputLimits.maximumURIsPerCall) are accepted; the queue is unchanged"))
+        }
+        let long = items.count > Self.sliceSize || items.reduce(0, { $0 + ($1.stringValue?.utf8.count ?? 0) }) > Self.sliceBytes
+        guard long else { return step(from: 0) }
         EventLoop.main.postInBackground { self.step(from: 0) }
     }
 
     /// Checks one slice and posts the next; the object lives in the posted closures until the end.
     private func step(from start: Int) {
-        let end = min(items.count, start + Self.sliceSize)
+        var end = start, bytes = 0
         do {
-            for index in start..<end { try check(index, items[index].stringValue ?? "") }
+            while end < items.count, end - start < Self.sliceSize, bytes < Self.sliceBytes {
+                let uri = items[end].stringValue ?? ""
+                try check(end, uri)
+                bytes += uri.utf8.count
+                end += 1
+            }
             guard end < items.count else { return try apply(uris, refused) }
         } catch {
             return reply.fail(error as? DBusError ?? .failed("\(error)"))
