@@ -20,8 +20,15 @@ struct Add: ParsableCommand {
         let uris = try MediaArguments.uris(for: items)
         let client = try options.connect()
         let position = next ? "next" : start ? "start" : "end"
-        let ids = try client.call(ControlAPI.quaverInterface, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
-        let count = ids.first?.arrayValue?.count ?? 0
+        // A folder's files were not named one by one: the daemon leaves out those it cannot queue and
+        // says which. A list of files and playlists is all-or-nothing, as the user named exactly those.
+        let method = MediaArguments.namesAFolder(items) ? "AddFolderTracks" : "AddTracks"
+        let reply = try client.call(ControlAPI.quaverInterface, method, [.stringArray(uris), .string(position), .boolean(play)])
+        for refused in reply.dropFirst().first?.arrayValue ?? [] {
+            let fields = refused.arrayValue ?? []
+            Terminal.warn("skipped \(fields.first?.stringValue ?? "?"): \(fields.last?.stringValue ?? "?")")
+        }
+        let count = reply.first?.arrayValue?.count ?? 0
         Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
 }

@@ -131,6 +131,8 @@ final class ConfigurationTests: XCTestCase {
              "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"proxy:3128\""),
             ("[network]\nproxy = \"file:///tmp/x\"\n", "network.proxy",
              "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"file:///tmp/x\""),
+            ("[network]\nproxy = \"ftp://me:pass'word@proxy:3128/?token=t\"\n", "network.proxy",
+             "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"ftp://***@proxy:3128/?token=***\""),
             ("[snapcast]\nport = 0\n", "snapcast.port", "expected an integer from 1 to 65535, found 0"),
             ("[snapcast]\nhost = \"a b\"\n", "snapcast.host", host + "\"a b\""),
             ("[snapcast]\nhost = \"x\\\" ! filesink location=/tmp/y\"\n", "snapcast.host",
