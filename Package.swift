@@ -41,11 +41,13 @@ let package = Package(
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
         // libcurl's headers (libcurl4-openssl-dev), its library loaded on first use (dlopen): see CCurl.h.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        // fallocate(2), which Swift's Glibc hides: the media cache gives back what it no longer keeps.
+        .target(name: "CFileSpace"),
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop", "PublicText"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
-        .target(name: "RemoteMedia", dependencies: ["CCurl", "PublicText"], swiftSettings: v5),
+        .target(name: "RemoteMedia", dependencies: ["CCurl", "CFileSpace", "PublicText"], swiftSettings: v5),
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
         // SQLite databases (the library index, the listening history): connections, statements, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
