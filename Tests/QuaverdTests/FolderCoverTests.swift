@@ -86,3 +86,32 @@ final class FolderCoverTests: XCTestCase {
         return track
     }
 }
+
+/// The art cache as the daemon writes it: a link planted at the temporary name quaverd used to write an
+/// embedded cover at (`.<name>.<pid>.tmp` in the art folder) is not written through.
+final class ArtCacheTests: XCTestCase {
+    func testALinkAtTheCoversOldTemporaryNameIsNotWrittenThrough() throws {
+        let fixtures = try Fixtures.shared()
+        let daemon = try RunningDaemon()
+        let victim = daemon.home.url.appendingPathComponent("victim")
+        try Data("precious\n".utf8).write(to: victim)
+        let name = Self.contentName(of: fixtures.coverBytes) + ".png"
+        try FileManager.default.createDirectory(at: daemon.artDirectory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: daemon.artDirectory.appendingPathComponent(".\(name).\(daemon.process.pid).tmp").path,
+            withDestinationPath: victim.path)
+
+        try daemon.call("OpenUri", [.string(fixtures.flac.absoluteString)])
+        let art = daemon.artDirectory.appendingPathComponent(name)
+        daemon.waitUntil("the embedded cover advertised") { daemon.metadata["mpris:artUrl"]?.stringValue == art.absoluteString }
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious\n", "written through the link")
+        XCTAssertEqual([UInt8](try Data(contentsOf: art)), fixtures.coverBytes)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: art.path)[.type] as? FileAttributeType, .typeRegular)
+    }
+
+    /// The art cache's file name for a cover: 64-bit FNV-1a of its bytes and their count, as quaverd names it.
+    private static func contentName(of bytes: [UInt8]) -> String {
+        let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        return String(format: "%016llx-%llx", hash, UInt64(bytes.count))
+    }
+}
