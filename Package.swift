@@ -70,12 +70,15 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
         .target(name: "BaseDirectories", swiftSettings: v5),
         .target(name: "Playlists", dependencies: ["ControlAPI"], swiftSettings: v5),
+        // Cover images vetted before they are shown: format and pixel size from the header, files not followed.
+        .target(name: "CoverArt", swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", "PublicText", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -106,7 +109,7 @@ let package = Package(
                           swiftSettings: v5),
 
         // Snapcast's stream plugin for Quaver: JSON-RPC on stdin/stdout to snapserver, D-Bus to quaverd.
-        .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["ControlAPI", "DBus", "EventLoop"],
+        .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["ControlAPI", "DBus", "EventLoop", "CoverArt"],
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
@@ -124,7 +127,8 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
-        .testTarget(name: "MPRISTests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText"],
+        .testTarget(name: "MPRISTests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText",
+                                                 "CoverArt"],
                     swiftSettings: v5),
         .testTarget(name: "QuaverdTests", dependencies: ["ControlAPI", "DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], swiftSettings: v5),
@@ -138,6 +142,7 @@ let package = Package(
                     dependencies: ["DaemonLog", .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
         .testTarget(name: "ControlAPITests", dependencies: ["ControlAPI"], swiftSettings: v5),
+        .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "ControlAPI", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "SessionTests", dependencies: ["Session", "StateStore", "PlayerCore", "EventLoop", "TestSupport",
                                                          .product(name: "Logging", package: "swift-log")],
