@@ -49,6 +49,9 @@ let package = Package(
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
         // SQLite databases (the library index, the listening history): connections, statements, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
+        // Music files' tags read without decoding: TagLib 1.13's C++ PropertyMap behind a small C interface.
+        .target(name: "CTagLib", linkerSettings: [.linkedLibrary("tag")]),
+        .target(name: "TagLib", dependencies: ["CTagLib"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
@@ -77,6 +80,10 @@ let package = Package(
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", .product(name: "TOMLKit", package: "TOMLKit")],
+                swiftSettings: v5),
+        // The music library: the index of the music folders (SQLite), its scanner (TagLib), live updates, search.
+        .target(name: "Library",
+                dependencies: ["SQLite", "TagLib", "ControlAPI", "PublicText", "EventLoop", "BaseDirectories"],
                 swiftSettings: v5),
         // The session kept across restarts: the player's queue and settings in the state file.
         .target(name: "Session",
@@ -113,10 +120,12 @@ let package = Package(
                           swiftSettings: v5),
 
         .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
-                exclude: ["test_servers.py"],
+                exclude: ["test_servers.py", "tag_files.py"],
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: v5),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "TagLib", "SQLite", "EventLoop", "TestSupport"],
+                    swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),
