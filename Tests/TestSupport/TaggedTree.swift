@@ -49,6 +49,11 @@ public enum TaggedTree {
         defer { lock.unlock() }
         if let made = templates[format] { return made }
         let directory = try folder ?? TemporaryDirectory(prefix: "tagged-templates")
+        if folder == nil {
+            // A static is never released, so its folder goes at exit (as the Fixtures' does).
+            templatesToRemoveAtExit = directory.path
+            atexit { if let path = templatesToRemoveAtExit { try? FileManager.default.removeItem(atPath: path) } }
+        }
         folder = directory
         let wav = directory.url.appendingPathComponent("source.wav")
         if !FileManager.default.fileExists(atPath: wav.path) {
@@ -80,3 +85,5 @@ public enum TaggedTree {
         }
     }
 }
+
+nonisolated(unsafe) private var templatesToRemoveAtExit: String?
