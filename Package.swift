@@ -71,7 +71,8 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "Library",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
@@ -101,7 +102,7 @@ let package = Package(
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
-                                         "QuaverVersion", "DaemonLog",
+                                         "QuaverVersion", "DaemonLog", "Library",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),

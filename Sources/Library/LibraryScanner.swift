@@ -104,9 +104,11 @@ public final class LibraryScanner {
     /// A folder that cannot be read now (unmounted, unplugged): its tracks are marked missing, not dropped.
     private func keepMissing(_ folder: [UInt8], in connection: IndexConnection, _ kept: inout Set<String>) throws {
         let uri = FileURI.encode(pathBytes: folder)
-        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its tracks are kept as missing")
+        let known = try connection.knownFiles(at: uri).keys
+        guard !known.isEmpty else { return }  // a folder never there (no ~/Music yet) is not worth a line
+        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its \(known.count) tracks are kept as missing")
         try connection.markTree(uri, missing: true)
-        kept.formUnion(try connection.knownFiles(at: uri).keys)
+        kept.formUnion(known)
     }
 
     @discardableResult

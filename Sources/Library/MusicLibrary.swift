@@ -27,7 +27,7 @@ public final class MusicLibrary {
         self.note = note
         scanner = LibraryScanner(index: index, folders: folders.map { Array($0.utf8) }, note: note,
                                  progress: { [weak self] progress in EventLoop.main.post { self?.scanProgressed(progress) } },
-                                 changed: { [weak self] in EventLoop.main.post { self?.onChange() } })
+                                 changed: { [weak self] in EventLoop.main.post { self?.indexChanged() } })
     }
 
     /// `$XDG_CACHE_HOME/quaver/library.db`.
@@ -63,6 +63,13 @@ public final class MusicLibrary {
         let opened = LibraryCatalog(try index.openForReading())
         catalogConnection = opened
         return opened
+    }
+
+    /// The catalog's connection is opened again: the scanner may have rebuilt the file (a damaged one is
+    /// replaced, and a connection opened before would keep reading the old one).
+    private func indexChanged() {
+        catalogConnection = nil
+        onChange()
     }
 
     private func scanProgressed(_ progress: LibraryScanner.Progress) {
