@@ -51,6 +51,9 @@ let package = Package(
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
         // SQLite databases (the library index, the listening history): connections, statements, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
+        // Music files' tags read without decoding: TagLib 1.13's C++ PropertyMap behind a small C interface.
+        .target(name: "CTagLib", linkerSettings: [.linkedLibrary("tag")]),
+        .target(name: "TagLib", dependencies: ["CTagLib"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
@@ -70,7 +73,7 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt",
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
@@ -82,6 +85,10 @@ let package = Package(
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", "PublicText", .product(name: "TOMLKit", package: "TOMLKit")],
+                swiftSettings: v5),
+        // The music library: the index of the music folders (SQLite), its scanner (TagLib), live updates, search.
+        .target(name: "Library",
+                dependencies: ["SQLite", "TagLib", "ControlAPI", "PublicText", "EventLoop", "BaseDirectories"],
                 swiftSettings: v5),
         // The session kept across restarts: the player's queue and settings in the state file.
         .target(name: "Session",
@@ -99,7 +106,7 @@ let package = Package(
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
-                                         "QuaverVersion", "DaemonLog",
+                                         "QuaverVersion", "DaemonLog", "Library",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
@@ -118,12 +125,14 @@ let package = Package(
                           swiftSettings: v5),
 
         .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
-                exclude: ["test_servers.py"],
+                exclude: ["test_servers.py", "tag_files.py"],
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
         // Reads docs/ARCHITECTURE.md and Package.swift: the map of modules held to the code.
         .testTarget(name: "ArchitectureTests", swiftSettings: v5),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: v5),
+        .testTarget(name: "LibraryTests", dependencies: ["Library", "TagLib", "SQLite", "EventLoop", "TestSupport"],
+                    swiftSettings: v5),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: v5),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "EventLoop", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlayerCoreTests", dependencies: ["PlayerCore", "TestSupport"], swiftSettings: v5),

@@ -16,5 +16,9 @@ public enum ControlAPI {
     /// Our own interface, on the same object: what the CLI needs and MPRIS lacks. The `1` is its version,
     /// so an incompatible change gets a new name.
     public static let quaverInterface = "org.quaver.Quaver1"
+    /// The music library on the same object: search, play and add by query, statistics, scan progress.
+    public static let libraryInterface = "org.quaver.Quaver1.Library"
+    /// The most tracks one `Search` page returns.
+    public static let librarySearchPageLimit = 1000
     public static let propertiesInterface = "org.freedesktop.DBus.Properties"
 }

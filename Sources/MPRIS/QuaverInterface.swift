@@ -156,15 +156,7 @@ public final class QuaverInterface: PlayerObserver {
         }
     }
 
-    /// `end`, `next` (after the current track; the end when there is none) or `start`.
-    private func position(_ text: String) throws -> QueuePosition {
-        switch text {
-        case "end": return .end
-        case "start": return .start
-        case "next": return player.currentTrackID.map { .after($0) } ?? .end
-        default: throw DBusError.invalidArgs("position must be \"end\", \"next\" or \"start\", not \"\(text)\"")
-        }
-    }
+    private func position(_ text: String) throws -> QueuePosition { try player.queuePosition(named: text) }
 
     /// Throws LimitsExceeded (and adds nothing) when the queue would grow past its limit.
     private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool, _ reply: PendingReply,
@@ -232,5 +224,18 @@ public final class QuaverInterface: PlayerObserver {
         }
         let current = player.currentTrackID.map(TrackPath.path) ?? TrackPath.noTrack
         return [.array(element: "(oa{sv})", entries), .objectPath(current), .uint32(UInt32(clamping: length))]
+    }
+}
+
+extension Player {
+    /// `end`, `next` (after the current track; the end when there is none) or `start`: where AddTracks and the
+    /// library's AddQuery put what they add.
+    func queuePosition(named text: String) throws -> QueuePosition {
+        switch text {
+        case "end": return .end
+        case "start": return .start
+        case "next": return currentTrackID.map { .after($0) } ?? .end
+        default: throw DBusError.invalidArgs("position must be \"end\", \"next\" or \"start\", not \"\(text)\"")
+        }
     }
 }
