@@ -68,12 +68,15 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "PlaylistStore",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
         .target(name: "BaseDirectories", swiftSettings: v5),
         .target(name: "Playlists", dependencies: ["ControlAPI"], swiftSettings: v5),
+        // The user's saved playlists: M3U8 files in $XDG_DATA_HOME/quaver/playlists, written atomically.
+        .target(name: "PlaylistStore", dependencies: ["PlayerCore", "ControlAPI", "Playlists", "BaseDirectories"], swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -94,7 +97,7 @@ let package = Package(
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
-                                         "QuaverVersion", "DaemonLog",
+                                         "QuaverVersion", "DaemonLog", "PlaylistStore",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
@@ -135,6 +138,7 @@ let package = Package(
         .testTarget(name: "BaseDirectoriesTests", dependencies: ["BaseDirectories"], swiftSettings: v5),
         .testTarget(name: "ControlAPITests", dependencies: ["ControlAPI"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "ControlAPI", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "PlaylistStoreTests", dependencies: ["PlaylistStore", "PlayerCore", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "SessionTests", dependencies: ["Session", "StateStore", "PlayerCore", "EventLoop", "TestSupport",
                                                          .product(name: "Logging", package: "swift-log")],
                     swiftSettings: v5),

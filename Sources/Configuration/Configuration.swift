@@ -9,6 +9,7 @@ public struct Configuration: Equatable, Sendable {
     public var network = Network()
     public var notifications = Notifications()
     public var snapcast = Snapcast()
+    public var playlists = Playlists()
     public var log = Log()
 
     public init() {}
@@ -91,6 +92,13 @@ public struct Configuration: Equatable, Sendable {
         public var port = 4953
         /// `sample-format`: `rate:bits:channels`, as the stream's `sampleformat` in snapserver.conf.
         public var sampleFormat = SnapcastSampleFormat(rate: 48_000, bits: 16, channels: 2)
+    }
+
+    /// `[playlists]`: the saved playlists (`quaver save`, MPRIS Playlists).
+    public struct Playlists: Equatable, Sendable {
+        /// `music-folder`: tracks under it are saved relative to the playlist, so the playlists keep working when
+        /// the home folder moves to another machine; empty means `~/Music`.
+        public var musicFolder = ""
     }
 
     /// `[log]`

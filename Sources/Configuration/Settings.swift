@@ -37,6 +37,7 @@ struct Setting {
         host("snapcast", "host", \.snapcast.host),
         integer("snapcast", "port", \.snapcast.port, 1...65_535),
         sampleFormat("snapcast", "sample-format", \.snapcast.sampleFormat),
+        folder("playlists", "music-folder", \.playlists.musicFolder),
         choice("log", "level", \.log.level),
     ]
 
@@ -88,6 +89,15 @@ struct Setting {
             guard let text = value.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return "a non-empty string"
             }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// Empty, or an absolute path.
+    private static func folder(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string, text.isEmpty || text.hasPrefix("/") else { return "\"\" or an absolute path" }
             configuration[keyPath: field] = text
             return nil
         }

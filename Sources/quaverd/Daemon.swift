@@ -16,6 +16,7 @@ import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
+import PlaylistStore
 import Session
 import QuaverVersion
 import StateStore
@@ -64,8 +65,9 @@ final class Daemon {
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
-            let quaver = QuaverInterface(mpris: service, version: quaverVersion)
-            connection.export(service.exportedObject(adding: [quaver.description]))
+            let playlists = makeSavedPlaylists(service)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists)
+            connection.export(service.exportedObject(adding: [quaver.description] + (playlists.map { [$0.interface] } ?? [])))
             restoreThenEnqueue(into: player)
             let signals = [SIGTERM, SIGINT].map { signal in
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }
@@ -80,7 +82,7 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, playlists)) {}  // the player holds its observers weakly
             recorder?.finish()
             shutDown(player, connection)
             withExtendedLifetime(scanner) {}
@@ -166,6 +168,18 @@ final class Daemon {
             return SessionRecorder(player: player, file: try StateFile.standard(), log: log)
         } catch {
             log.error("the queue will not be kept across restarts: \(error)")
+            return nil
+        }
+    }
+
+    /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
+    private func makeSavedPlaylists(_ service: MPRISService) -> SavedPlaylists? {
+        let musicFolder = settings.playlists.musicFolder
+        do {
+            let folder = try PlaylistFolder.standard(musicFolder: musicFolder.isEmpty ? nil : musicFolder)
+            return SavedPlaylists(mpris: service, folder: folder) { Int64(Date().timeIntervalSince1970) }
+        } catch {
+            log.error("playlists cannot be saved: \(error)")
             return nil
         }
     }
