@@ -1,4 +1,5 @@
 import BaseDirectories
+import Glibc
 import ControlAPI
 import PlayerCore
 import Playlists
@@ -19,7 +20,7 @@ public struct PlaylistFolder: Sendable {
     /// `$XDG_DATA_HOME/quaver/playlists`, music under `$HOME/Music` (or `musicFolder` when set).
     public static func standard(musicFolder: String? = nil) throws -> PlaylistFolder {
         let folder = try BaseDirectory.data.quaverFolder().appendingPathComponent("playlists").path
-        let home = try? BaseDirectory.data.url().deletingLastPathComponent().deletingLastPathComponent().path
+        let home = getenv("HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
         return PlaylistFolder(path: folder, musicFolder: musicFolder ?? home.map { $0 + "/Music" })
     }
 

@@ -10,18 +10,26 @@ struct Add: ParsableCommand {
     @Flag(help: "Queue after the current track instead of at the end.") var next = false
     @Flag(help: "Queue at the start.") var start = false
     @Flag(help: "Start playing the first added track.") var play = false
-    @Argument(help: "Files, folders, playlists or URLs.") var items: [String]
+    @Option(help: "Queue a saved playlist (see `quaver playlists`) instead of items.") var playlist: String?
+    @Argument(help: "Files, folders, playlists or URLs.") var items: [String] = []
 
     func validate() throws {
         if next && start { throw ValidationError("--next and --start cannot be combined") }
+        if items.isEmpty == (playlist == nil) { throw ValidationError("give either items or --playlist NAME") }
     }
 
     func run() throws {
-        let uris = try MediaArguments.uris(for: items)
         let client = try options.connect()
         let position = next ? "next" : start ? "start" : "end"
-        let ids = try client.call(ControlAPI.quaverInterface, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
-        let count = ids.first?.arrayValue?.count ?? 0
+        let count: Int
+        if let playlist {
+            let reply = try client.call(ControlAPI.quaverInterface, "AddPlaylist", [.string(playlist), .string(position), .boolean(play)])
+            count = Int(reply.first?.int64Value ?? 0)
+        } else {
+            let uris = try MediaArguments.uris(for: items)
+            let ids = try client.call(ControlAPI.quaverInterface, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
+            count = ids.first?.arrayValue?.count ?? 0
+        }
         Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
 }
