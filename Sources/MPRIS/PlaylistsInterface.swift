@@ -17,7 +17,7 @@ extension SavedPlaylists {
                       let playlist = this.listing[id] else {
                     throw DBusError.invalidArgs("\(args[0].objectPathValue?.rawValue ?? "?") is not a saved playlist")
                 }
-                this.load(playlist.name, reply, adding: nil, play: true)
+                this.load(playlist.name, reply, adding: nil, play: true, answersCount: false)
             },
             InterfaceDescription.Method(
                 name: "GetPlaylists",

@@ -126,8 +126,10 @@ public final class SavedPlaylists: PlayerObserver {
     // MARK: Loading
 
     /// Reads a playlist on the worker, then replaces the queue with it (or adds it at `position`) in one step on
-    /// the loop: its entries are converted to the queue's form on the worker, so the loop only numbers them.
-    func load(_ name: PlaylistName, _ reply: PendingReply, adding position: (() -> QueuePosition)?, play: Bool) {
+    /// the loop: its entries are converted to the queue's form on the worker, so the loop only numbers them. The
+    /// reply is the number of tracks queued, or nothing (ActivatePlaylist) without `answersCount`.
+    func load(_ name: PlaylistName, _ reply: PendingReply, adding position: (() -> QueuePosition)?, play: Bool,
+              answersCount: Bool = true) {
         let folder = folder
         perform(reply, { () throws -> (PreparedEntries, Int) in
             let (entries, skipped) = try folder.read(name)
@@ -140,7 +142,7 @@ public final class SavedPlaylists: PlayerObserver {
                 self.mpris.player.goTo(first)
                 self.mpris.player.play()
             }
-            return [.uint32(UInt32(clamping: ids.count))]
+            return answersCount ? [.uint32(UInt32(clamping: ids.count))] : []
         })
     }
 
