@@ -1,5 +1,5 @@
 import BaseDirectories
-import Glibc
+import Foundation
 import SQLite
 
 extension HistoryDatabase {
@@ -12,8 +12,8 @@ extension HistoryDatabase {
     /// Opens the history at `path`, making its folder if needed. A file SQLite finds corrupt is renamed
     /// `history.db.corrupt-<time>` (with its `-wal`) and a new one started: `setAside` says so.
     public static func open(path: String, now: Int64, setAside: (String) -> Void) throws -> HistoryDatabase {
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
-        mkdir(folder, 0o700)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         do {
             return try HistoryDatabase(path: path)
         } catch let error as SQLiteError where error.isCorrupt {

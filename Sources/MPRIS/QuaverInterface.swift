@@ -37,7 +37,8 @@ public final class QuaverInterface: PlayerObserver {
             guard let self else { throw DBusError.failed("the player is shutting down") }
             return try self.position(place)
         }
-        return InterfaceDescription(name: Self.name, methods: methods + (playlistMethods ?? []), properties: properties)
+        return InterfaceDescription(name: Self.name, methods: methods + mpris.historyMethods + (playlistMethods ?? []),
+                                    properties: properties)
     }
 
     public func playerDidChange(_ change: PlayerChange) {

@@ -92,12 +92,5 @@ struct SavedPlaylistRow {
                  ("created", .integer(created)), ("modified", .integer(modified))])
     }
 
-    /// The last change in UTC, `2026-11-26 14:30`.
-    var modifiedText: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(modified)))
-    }
+    var modifiedText: String { UTCText.minutes(modified) }
 }

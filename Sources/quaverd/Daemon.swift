@@ -12,6 +12,7 @@ import DesktopNotifications
 import EventLoop
 import Foundation
 import GStreamerEngine
+import ListeningHistory
 import RemoteMedia
 import Logging
 import MPRIS
@@ -65,6 +66,7 @@ final class Daemon {
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
+            let history = makeHistory(player, service)
             let playlists = makeSavedPlaylists(service)
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists)
             connection.export(service.exportedObject(adding: [quaver.description] + (playlists.map { [$0.interface] } ?? [])))
@@ -82,7 +84,7 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, playlists)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, playlists, history)) {}  // the player holds its observers weakly
             recorder?.finish()
             shutDown(player, connection)
             withExtendedLifetime(scanner) {}
@@ -170,6 +172,24 @@ final class Daemon {
             log.error("the queue will not be kept across restarts: \(error)")
             return nil
         }
+    }
+
+    /// The listening history in `$XDG_STATE_HOME/quaver/history.db`, published in MPRIS Metadata; without the file
+    /// (no home folder, a disk error) nothing is counted and everything else works.
+    private func makeHistory(_ player: Player, _ service: MPRISService) -> HistoryRecorder? {
+        let now = { Int64(Date().timeIntervalSince1970) }
+        let database: HistoryDatabase
+        do {
+            database = try HistoryDatabase.open(path: try HistoryDatabase.standardPath(), now: now()) { [log] in log.warning("\($0)") }
+        } catch {
+            log.error("the listening history will not be kept: \(error)")
+            return nil
+        }
+        let history = HistoryRecorder(player: player, database: database, now: now, log: log)
+        history.onTrackChanged = { [weak service] uri in service?.listeningStatisticsChanged(uri: uri) }
+        service.listeningHistory = history
+        history.load()
+        return history
     }
 
     /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
