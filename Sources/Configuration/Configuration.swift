@@ -10,6 +10,7 @@ public struct Configuration: Equatable, Sendable {
     public var notifications = Notifications()
     public var snapcast = Snapcast()
     public var library = Library()
+    public var playlists = Playlists()
     public var log = Log()
 
     public init() {}
@@ -103,6 +104,13 @@ public struct Configuration: Equatable, Sendable {
         /// The placeholder for the user's XDG music folder.
         public static let musicFolder = "$XDG_MUSIC_DIR"
         public static let maximumFolderCount = 64
+    }
+
+    /// `[playlists]`: the saved playlists (`quaver save`, MPRIS Playlists).
+    public struct Playlists: Equatable, Sendable {
+        /// `music-folder`: tracks under it are saved relative to the playlist, so the playlists keep working when
+        /// the home folder moves to another machine; empty means `~/Music`.
+        public var musicFolder = ""
     }
 
     /// `[log]`

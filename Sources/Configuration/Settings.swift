@@ -38,6 +38,7 @@ struct Setting {
         integer("snapcast", "port", \.snapcast.port, 1...65_535),
         sampleFormat("snapcast", "sample-format", \.snapcast.sampleFormat),
         folders("library", "folders", \.library.folders),
+        folder("playlists", "music-folder", \.playlists.musicFolder),
         choice("log", "level", \.log.level),
     ]
 
@@ -89,6 +90,15 @@ struct Setting {
             guard let text = value.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return "a non-empty string"
             }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// Empty, or an absolute path.
+    private static func folder(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string, text.isEmpty || text.hasPrefix("/") else { return "\"\" or an absolute path" }
             configuration[keyPath: field] = text
             return nil
         }

@@ -17,21 +17,29 @@ public final class QuaverInterface: PlayerObserver {
 
     private let mpris: MPRISService
     private let version: String
+    private let playlists: SavedPlaylists?
     private var player: Player { mpris.player }
     /// AddTracks and ReplaceQueue calls not answered yet, in the order they came; the first is under way.
     private var editsInOrder: [() -> Void] = []
 
-    /// Observes the player (held weakly by it: keep this object alive as long as the service).
-    public init(mpris: MPRISService, version: String) {
+    /// Observes the player (held weakly by it: keep this object alive as long as the service). With `playlists`,
+    /// its methods (SavePlaylist, LoadPlaylist…) are part of this interface.
+    public init(mpris: MPRISService, version: String, playlists: SavedPlaylists? = nil) {
         self.mpris = mpris
         self.version = version
+        self.playlists = playlists
         mpris.batcher.watch(Self.name) { [weak self] in self?.signalledValues ?? [:] }
         mpris.player.addObserver(self)
     }
 
     /// Export it with the MPRIS ones: `mpris.exportedObject(adding: [quaver.description])`.
     public var description: InterfaceDescription {
-        InterfaceDescription(name: Self.name, methods: methods, properties: properties)
+        let playlistMethods = playlists?.quaverMethods { [weak self] place in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            return try self.position(place)
+        }
+        return InterfaceDescription(name: Self.name, methods: methods + mpris.historyMethods + (playlistMethods ?? []),
+                                    properties: properties)
     }
 
     public func playerDidChange(_ change: PlayerChange) {
