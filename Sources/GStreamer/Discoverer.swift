@@ -94,6 +94,8 @@ private final class Worker: @unchecked Sendable {
     /// The discoverer is stopped only when idle: GStreamer 1.22's `gst_discoverer_stop` sets a pipeline
     /// mid-read to READY while holding the lock that the pad-removed handler this triggers takes, and hangs
     /// for good; a discoverer mid-read is left to the process exit (its handler disconnected).
+    /// Upstream: no issue found; `gst_discoverer_stop` still sets READY under the DISCO_LOCK that
+    /// `uridecodebin_pad_removed_cb` takes in GStreamer 1.29.2 (main, 2026-08): not fixed upstream.
     func shutDown() {
         if let discoverer {
             g_signal_handler_disconnect(discoverer, handler)
