@@ -141,6 +141,7 @@ private final class Worker: @unchecked Sendable {
 
 /// `gst_discoverer_new`; `timeout` bounds the reading of one file. Its `timeout` property takes 1 s to
 /// 1 hour: outside that GLib warns and the discoverer keeps its 15 s default, so the value is clamped here.
+/// Upstream: by design (the property's range in gstdiscoverer.c, GLib's check of it), still so in GStreamer 1.29.2.
 func makeGstDiscoverer(timeout: Duration) throws(GStreamerError) -> UnsafeMutablePointer<GstDiscoverer> {
     let accepted = min(max(timeout, .seconds(1)), .seconds(3600))
     var error: UnsafeMutablePointer<GError>?
