@@ -6,6 +6,7 @@ public struct Configuration: Equatable, Sendable {
     public var audio = Audio()
     public var playback = Playback()
     public var interruptions = Interruptions()
+    public var power = Power()
     public var network = Network()
     public var notifications = Notifications()
     public var snapcast = Snapcast()
@@ -59,6 +60,13 @@ public struct Configuration: Equatable, Sendable {
         public var pauseWhenOtherPlayerStarts = false
 
         public init() {}
+    }
+
+    /// `[power]`: how playing music affects the machine's power saving.
+    public struct Power: Equatable, Sendable {
+        /// `keep-awake-while-playing`: hold off automatic (idle) suspend while playing; never the screen's
+        /// blanking or locking, never a suspend the user asks for.
+        public var keepAwakeWhilePlaying = true
     }
 
     /// `[network]`: streams and remote files.

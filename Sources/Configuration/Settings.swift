@@ -28,6 +28,7 @@ struct Setting {
         flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),
         flag("interruptions", "pause-on-session-inactive", \.interruptions.pauseOnSessionInactive),
         flag("interruptions", "pause-when-other-player-starts", \.interruptions.pauseWhenOtherPlayerStarts),
+        flag("power", "keep-awake-while-playing", \.power.keepAwakeWhilePlaying),
         integer("network", "cache-size-mb", \.network.cacheSizeMB, 0...1_048_576),
         integer("network", "retries", \.network.retries, 0...100),
         seconds("network", "connect-timeout-seconds", \.network.connectTimeoutSeconds, upTo: 3600),

@@ -16,6 +16,7 @@ public final class DesktopEvents {
     private let outputs: OutputDeviceMonitor
     private var route = OutputRoutePolicy()
     private var calls: CallWatcher?
+    private var keepAwake: KeepAwake?
     /// Whether the sound server was reachable at the last change: each outage is logged once.
     private var soundServerUp: Bool?
 
@@ -29,8 +30,10 @@ public final class DesktopEvents {
 
     /// Starts following logind on `systemBus` (nil: none reachable), other players on `sessionBus`
     /// (the connection that owns our MPRIS name, so our own signals are recognised) and the sound
-    /// server's outputs and calls. `saveState` runs before sleep, after the pause.
-    public func start(systemBus: Connection?, sessionBus: Connection?, saveState: @escaping () -> Void) throws {
+    /// server's outputs and calls. `saveState` runs before sleep, after the pause. With `keepAwakeWhilePlaying`,
+    /// the machine is kept from idle suspend while playing (`KeepAwake`).
+    public func start(systemBus: Connection?, sessionBus: Connection?, keepAwakeWhilePlaying: Bool = false,
+                      saveState: @escaping () -> Void) throws {
         if let systemBus, policies.pauseOnSuspend || policies.pauseOnSessionInactive {
             let watcher = LogindWatcher(systemBus: systemBus, playback: playback, policies: policies, saveState: saveState)
             try watcher.start()
@@ -42,6 +45,11 @@ public final class DesktopEvents {
             let watcher = OtherPlayerWatcher(sessionBus: sessionBus, playback: playback)
             try watcher.start()
             otherPlayers = watcher
+        }
+        if keepAwakeWhilePlaying {
+            let keepAwake = KeepAwake(player: playback.player, sessionBus: sessionBus, systemBus: systemBus, log: playback.log)
+            try keepAwake.start()
+            self.keepAwake = keepAwake
         }
         startSoundServer()
     }
@@ -66,6 +74,8 @@ public final class DesktopEvents {
         otherPlayers?.stop()
         soundServer?.stop()
         calls?.stop()
+        keepAwake?.stop()
+        keepAwake = nil
         logind = nil
         otherPlayers = nil
         soundServer = nil
@@ -74,6 +84,9 @@ public final class DesktopEvents {
 
     /// Whether a logind delay lock is held now (for logs and tests).
     public var holdsSleepLock: Bool { logind?.holdsLock ?? false }
+
+    /// The services keeping the machine from idle suspend now (for logs and tests).
+    public var idleInhibitorsHeld: [String] { keepAwake?.heldWith ?? [] }
 
     private func soundServerChanged(_ change: SoundServerChange) {
         playback.log.trace("sound server: \(change)")

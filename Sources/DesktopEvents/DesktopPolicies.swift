@@ -6,6 +6,8 @@
 //   sound server (streams)   ─▶ CallWatcher ──────────────┤        (logs every pause/resume with its reason)
 //   other MPRIS players      ─▶ OtherPlayerWatcher ───────┘
 //
+// Apart from these, `KeepAwake` follows PlaybackStatus to hold idle-suspend inhibitors while playing.
+//
 // Both sound-server parts share one SoundServerConnection (libpulse, through the PulseAudio module).
 // Every decision is a pure function or value type (`OutputRoutePolicy`, `CallStreams`, `SleepDecision`,
 // `OtherPlayerPolicy`), tested with recorded events; the watchers only translate the outside world.

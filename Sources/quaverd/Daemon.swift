@@ -73,7 +73,7 @@ final class Daemon {
             connection.onDisconnect = { [weak self] in self?.stop("lost the D-Bus connection", status: 1) }
             // libdbus reads DBUS_SYSTEM_BUS_ADDRESS, which is how tests hand us a fake logind.
             try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
-                              saveState: { [weak self] in self?.saveNow() })
+                              keepAwakeWhilePlaying: settings.power.keepAwakeWhilePlaying, saveState: { [weak self] in self?.saveNow() })
             log.info("serving \(ControlAPI.busName) on \(options.busAddress ?? "the session bus")")
             let watchdog = ServiceWatchdog(environment: ProcessInfo.processInfo.environment)
             EventLoop.main.run()

@@ -57,6 +57,8 @@ final class ConfigurationTests: XCTestCase {
             pause-on-output-removed = false
             pause-on-session-inactive = false
             pause-when-other-player-starts = true
+            [power]
+            keep-awake-while-playing = false
             [network]
             cache-size-mb = 0
             retries = 100
@@ -86,6 +88,7 @@ final class ConfigurationTests: XCTestCase {
         expected.interruptions.pauseOnOutputRemoved = false
         expected.interruptions.pauseOnSessionInactive = false
         expected.interruptions.pauseWhenOtherPlayerStarts = true
+        expected.power.keepAwakeWhilePlaying = false
         expected.network.cacheSizeMB = 0
         expected.network.retries = 100
         expected.network.connectTimeoutSeconds = 2.5
@@ -150,7 +153,7 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [notifications], [snapcast], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [power], [network], [notifications], [snapcast], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
         XCTAssertEqual(key.message, "unknown key; [audio] has output")
