@@ -36,6 +36,8 @@ public struct Configuration: Equatable, Sendable {
         public var replayGain = ReplayGainMode.off
         /// `replaygain-preamp-db`: added to every tagged track's gain, −15…15 dB (never past full scale).
         public var replayGainPreAmpDB = 0.0
+        /// `sleep-fade-seconds`: how long the sleep timer fades the sound out before it pauses, 0…600.
+        public var sleepFadeSeconds = 10.0
     }
 
     /// `[interruptions]`: what the daemon does when something else needs the sound or the session.

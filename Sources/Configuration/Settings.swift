@@ -19,6 +19,7 @@ struct Setting {
         flag("playback", "gapless", \.playback.gapless),
         choice("playback", "replaygain", \.playback.replayGain),
         number("playback", "replaygain-preamp-db", \.playback.replayGainPreAmpDB, -15...15),
+        number("playback", "sleep-fade-seconds", \.playback.sleepFadeSeconds, 0...600),
         flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
         flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),
         flag("interruptions", "pause-on-call", \.interruptions.pauseOnCall),

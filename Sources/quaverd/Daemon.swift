@@ -58,13 +58,17 @@ final class Daemon {
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = makeNotifier(player, connection, artwork)
             recorder = makeRecorder(player)
+            let sleepTimer = SleepTimer(player: player, clock: WallClock(),
+                                        fade: .milliseconds(Int64(settings.playback.sleepFadeSeconds * 1000)))
+            recorder?.sleepTimer = sleepTimer
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
                 artwork: artwork,
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
-            let quaver = QuaverInterface(mpris: service, version: quaverVersion)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion,
+                                         parts: [SleepTimerControl(timer: sleepTimer, player: player)])
             connection.export(service.exportedObject(adding: [quaver.description]))
             restoreThenEnqueue(into: player)
             let signals = [SIGTERM, SIGINT].map { signal in
@@ -80,7 +84,7 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, sleepTimer)) {}  // the player holds its observers weakly
             recorder?.finish()
             shutDown(player, connection)
             withExtendedLifetime(scanner) {}

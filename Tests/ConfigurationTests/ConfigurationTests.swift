@@ -49,6 +49,7 @@ final class ConfigurationTests: XCTestCase {
             gapless = false
             replaygain = "auto"
             replaygain-preamp-db = -3
+            sleep-fade-seconds = 2.5
             [interruptions]
             pause-on-cork = false
             resume-after-cork = false
@@ -81,6 +82,7 @@ final class ConfigurationTests: XCTestCase {
         expected.playback.gapless = false
         expected.playback.replayGain = .auto
         expected.playback.replayGainPreAmpDB = -3
+        expected.playback.sleepFadeSeconds = 2.5
         expected.interruptions.pauseOnCork = false
         expected.interruptions.resumeAfterCork = false
         expected.interruptions.pauseOnSuspend = false
