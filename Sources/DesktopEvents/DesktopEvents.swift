@@ -9,6 +9,8 @@ import PulseAudio
 public final class DesktopEvents {
     public let playback: AutomaticPlayback
     public let policies: DesktopPolicies
+    /// The sink chosen for the music (`SetOutput`), and the list of sinks.
+    public let outputSelector: OutputSelector
     private let interruptions: SoundServerInterruptions
     private var logind: LogindWatcher?
     private var otherPlayers: OtherPlayerWatcher?
@@ -26,6 +28,7 @@ public final class DesktopEvents {
         self.policies = policies
         interruptions = SoundServerInterruptions(playback: playback, policies: policies)
         outputs = OutputDeviceMonitor(processID: String(getpid()))
+        outputSelector = OutputSelector(log: log)
     }
 
     /// Starts following logind on `systemBus` (nil: none reachable), other players on `sessionBus`
@@ -55,24 +58,25 @@ public final class DesktopEvents {
     }
 
     private func startSoundServer() {
-        var interests: SoundServerConnection.Interests = []
-        if policies.pauseOnOutputRemoved { interests.formUnion([.sinks, .playbackStreams, .defaultSink]) }
+        // The outputs are always followed: `Outputs` lists them and `SetOutput` moves our stream.
+        var interests: SoundServerConnection.Interests = [.sinks, .playbackStreams, .defaultSink]
         if policies.pauseOnCall {
             interests.formUnion([.playbackStreams, .recordingStreams])
             calls = CallWatcher(playback: playback, policies: policies, processID: outputs.processID)
         }
-        guard !interests.isEmpty else { return }
         let connection = SoundServerConnection(name: "Quaver desktop events", interests: interests) { [weak self] change in
             self?.soundServerChanged(change)
         }
         connection.start()
         soundServer = connection
+        outputSelector.connection = connection
     }
 
     public func stop() {
         logind?.stop()
         otherPlayers?.stop()
         soundServer?.stop()
+        outputSelector.connection = nil
         calls?.stop()
         keepAwake?.stop()
         keepAwake = nil
@@ -105,8 +109,9 @@ public final class DesktopEvents {
         default: break
         }
         calls?.handle(change)
-        if policies.pauseOnOutputRemoved, let event = outputs.event(for: change),
-           case .pause(let reason) = route.handle(event) {
+        let event = outputs.event(for: change)
+        outputSelector.handle(change, ours: event)
+        if policies.pauseOnOutputRemoved, let event, case .pause(let reason) = route.handle(event) {
             playback.pause(reason)
         }
     }

@@ -27,6 +27,12 @@ public final class SessionRecorder: PlayerObserver {
     private var restoring: PendingRestore?
     private var changedWhileRestoring = false
     private var savedSleepMode = SleepMode.off
+    /// The sound server's sink chosen for the music (nil: the default), kept in the state file.
+    public var chosenOutput: String? {
+        didSet { if chosenOutput != oldValue { saver?.markChanged() } }
+    }
+    /// Told the chosen output read back from the state file, before the saved session is applied.
+    public var outputRestored: ((String?) -> Void)?
     /// Kept in the state file with the session, restored after it.
     public var sleepTimer: SleepTimer? {
         didSet { sleepTimer?.observe { [weak self] _ in self?.sleepTimerChanged() } }
@@ -80,11 +86,15 @@ public final class SessionRecorder: PlayerObserver {
     private static func read(_ file: StateFile, resumePaused: Bool) -> RestoredSession {
         let loaded = file.load()
         return RestoredSession(session: loaded.state.map { $0.session(resumePaused: resumePaused) },
-                               sleep: loaded.state?.sleepRequest(), warning: loaded.warning, source: file.url.path)
+                               sleep: loaded.state?.sleepRequest(), output: loaded.state?.output, warning: loaded.warning, source: file.url.path)
     }
 
     private func apply(_ restored: RestoredSession) {
         if let warning = restored.warning { log.warning("\(warning)") }
+        if chosenOutput == nil, let output = restored.output {
+            chosenOutput = output
+            outputRestored?(output)
+        }
         guard let session = restored.session else { return }
         if player.queueLength == 0 {
             player.restore(session)
@@ -186,6 +196,7 @@ public final class SessionRecorder: PlayerObserver {
         let queue = player.queueSnapshot
         var state = SavedState(player, queue: [])
         state.record(sleepTimer?.mode ?? .off)
+        state.output = chosenOutput
         return StateSnapshot(state, queue: { each in queue.forEach { each(SavedTrack($0)) } })
     }
 }
@@ -194,6 +205,7 @@ public final class SessionRecorder: PlayerObserver {
 private struct RestoredSession: Sendable {
     let session: PlayerSession?
     let sleep: SleepRestore?
+    let output: String?
     let warning: String?
     let source: String
 }

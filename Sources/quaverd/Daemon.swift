@@ -61,6 +61,9 @@ final class Daemon {
             let sleepTimer = SleepTimer(player: player, clock: WallClock(),
                                         fade: .milliseconds(Int64(settings.playback.sleepFadeSeconds * 1000)))
             recorder?.sleepTimer = sleepTimer
+            let outputs = desktop.outputSelector
+            recorder?.outputRestored = { outputs.restore($0) }
+            outputs.choiceChanged = { [weak recorder] in recorder?.chosenOutput = $0 }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
                 artwork: artwork,
@@ -68,7 +71,8 @@ final class Daemon {
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let quaver = QuaverInterface(mpris: service, version: quaverVersion,
-                                         parts: [SleepTimerControl(timer: sleepTimer, player: player)])
+                                         parts: [SleepTimerControl(timer: sleepTimer, player: player),
+                                                 OutputsControl(selector: outputs)])
             connection.export(service.exportedObject(adding: [quaver.description]))
             restoreThenEnqueue(into: player)
             let signals = [SIGTERM, SIGINT].map { signal in
