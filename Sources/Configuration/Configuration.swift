@@ -56,6 +56,11 @@ public struct Configuration: Equatable, Sendable {
         public var resumeAfterWake = false
         /// `pause-on-output-removed`: pause when the output device in use goes away (headphones unplugged).
         public var pauseOnOutputRemoved = true
+        /// `resume-when-output-returns`: play again when the output whose removal paused us comes back (by its
+        /// sink name) within `resume-window-minutes`, if the user did nothing since.
+        public var resumeWhenOutputReturns = true
+        /// `resume-window-minutes`: how long after the removal its return still resumes, more than 0, at most 1440.
+        public var resumeWindowMinutes = 5.0
         /// `pause-on-session-inactive`: pause when the login session becomes inactive (user switch, lock).
         public var pauseOnSessionInactive = true
         /// `pause-when-other-player-starts`: pause when another MPRIS player starts playing.

@@ -27,6 +27,8 @@ struct Setting {
         flag("interruptions", "pause-on-suspend", \.interruptions.pauseOnSuspend),
         flag("interruptions", "resume-after-wake", \.interruptions.resumeAfterWake),
         flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),
+        flag("interruptions", "resume-when-output-returns", \.interruptions.resumeWhenOutputReturns),
+        seconds("interruptions", "resume-window-minutes", \.interruptions.resumeWindowMinutes, upTo: 1440),
         flag("interruptions", "pause-on-session-inactive", \.interruptions.pauseOnSessionInactive),
         flag("interruptions", "pause-when-other-player-starts", \.interruptions.pauseWhenOtherPlayerStarts),
         flag("power", "keep-awake-while-playing", \.power.keepAwakeWhilePlaying),

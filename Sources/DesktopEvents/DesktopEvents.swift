@@ -19,6 +19,7 @@ public final class DesktopEvents {
     private var route = OutputRoutePolicy()
     private var calls: CallWatcher?
     private var keepAwake: KeepAwake?
+    private let outputReturn: OutputReturn
     /// Whether the sound server was reachable at the last change: each outage is logged once.
     private var soundServerUp: Bool?
 
@@ -29,6 +30,7 @@ public final class DesktopEvents {
         interruptions = SoundServerInterruptions(playback: playback, policies: policies)
         outputs = OutputDeviceMonitor(processID: String(getpid()))
         outputSelector = OutputSelector(log: log)
+        outputReturn = OutputReturn(playback: playback, selector: outputSelector, windowMinutes: policies.resumeWindowMinutes)
     }
 
     /// Starts following logind on `systemBus` (nil: none reachable), other players on `sessionBus`
@@ -78,6 +80,7 @@ public final class DesktopEvents {
         soundServer?.stop()
         outputSelector.connection = nil
         calls?.stop()
+        outputReturn.stop()
         keepAwake?.stop()
         keepAwake = nil
         logind = nil
@@ -112,7 +115,12 @@ public final class DesktopEvents {
         let event = outputs.event(for: change)
         outputSelector.handle(change, ours: event)
         if policies.pauseOnOutputRemoved, let event, case .pause(let reason) = route.handle(event) {
-            playback.pause(reason)
+            if case .outputRemoved(let sink) = reason, policies.resumeWhenOutputReturns {
+                outputReturn.removed(reason, sink: sink)
+            } else {
+                playback.pause(reason)
+            }
         }
+        if policies.resumeWhenOutputReturns { outputReturn.handle(change) }
     }
 }

@@ -56,6 +56,20 @@ public final class OutputSelector {
         if let chosen, list.sink(named: chosen) != nil { move(to: chosen) }
     }
 
+    /// Moves our streams onto the sink `name` (one that just came back), then runs `done`, moved or not:
+    /// whatever the server answered, the caller goes on.
+    func bringBack(to name: String, then done: @escaping () -> Void) {
+        let streams = list.streamsAway(from: name)
+        guard let connection, !streams.isEmpty else { return done() }
+        var waiting = streams.count
+        for stream in streams {
+            connection.moveStream(stream, toSink: name) { _ in
+                waiting -= 1
+                if waiting == 0 { done() }
+            }
+        }
+    }
+
     private func move(to name: String) {
         for stream in list.streamsAway(from: name) where !moving.contains(stream) {
             moving.insert(stream)

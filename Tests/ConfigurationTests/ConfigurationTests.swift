@@ -56,6 +56,8 @@ final class ConfigurationTests: XCTestCase {
             pause-on-suspend = false
             resume-after-wake = true
             pause-on-output-removed = false
+            resume-when-output-returns = false
+            resume-window-minutes = 0.5
             pause-on-session-inactive = false
             pause-when-other-player-starts = true
             [power]
@@ -88,6 +90,8 @@ final class ConfigurationTests: XCTestCase {
         expected.interruptions.pauseOnSuspend = false
         expected.interruptions.resumeAfterWake = true
         expected.interruptions.pauseOnOutputRemoved = false
+        expected.interruptions.resumeWhenOutputReturns = false
+        expected.interruptions.resumeWindowMinutes = 0.5
         expected.interruptions.pauseOnSessionInactive = false
         expected.interruptions.pauseWhenOtherPlayerStarts = true
         expected.power.keepAwakeWhilePlaying = false
