@@ -46,6 +46,26 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
         return loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The sink names of every `Outputs` value signalled in PropertiesChanged, in order, while it lives.
+    func recordSignalledOutputs(into names: @escaping ([String]) -> Void) throws -> SignalSubscription {
+        try client.subscribe(rule: MatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                                             arg0: "org.quaver.Quaver1")) { signal in
+            guard signal.arguments.count >= 2, let outputs = signal.arguments[1].dictionaryValue?["Outputs"]?.arrayValue else { return }
+            names(outputs.compactMap { $0.arrayValue?.first?.stringValue })
+        }
+    }
+
+    func checkSinksComingAndGoingAreSignalled() throws {
+        assertPlaysOn("before")
+        var signalled: [[String]] = []
+        let subscription = try recordSignalledOutputs { signalled.append($0) }
+        defer { subscription.cancel() }
+        let module = try loadSink("c")
+        XCTAssertTrue(pump(until: { signalled.last?.contains("c") == true }, timeout: 10), "\(signalled)")
+        try sound.pactl(["unload-module", module])
+        XCTAssertTrue(pump(until: { signalled.last.map { !$0.contains("c") } == true }, timeout: 10), "\(signalled)")
+    }
+
     func checkSetOutputMovesTheStreamAndKeepsThePosition() throws {
         assertPlaysOn("before")
         _ = try loadSink("c")
@@ -111,6 +131,7 @@ final class OutputChoiceOnPulseAudioTests: OutputChoiceChecks {
         try checkTheChosenSinkRemovedPausesAndItsReturnTakesTheMusicBack()
     }
     func testTheChoiceIsKeptAcrossARestart() throws { try checkTheChoiceIsKeptAcrossARestart() }
+    func testSinksComingAndGoingAreSignalled() throws { try checkSinksComingAndGoingAreSignalled() }
 }
 
 final class OutputChoiceOnPipeWireTests: OutputChoiceChecks {
@@ -122,4 +143,5 @@ final class OutputChoiceOnPipeWireTests: OutputChoiceChecks {
         try checkTheChosenSinkRemovedPausesAndItsReturnTakesTheMusicBack()
     }
     func testTheChoiceIsKeptAcrossARestart() throws { try checkTheChoiceIsKeptAcrossARestart() }
+    func testSinksComingAndGoingAreSignalled() throws { try checkSinksComingAndGoingAreSignalled() }
 }
