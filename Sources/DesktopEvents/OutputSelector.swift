@@ -7,7 +7,7 @@ import PulseAudio
 ///
 /// The choice is by sink name, which Bluetooth headphones and USB devices keep across reconnections: when
 /// our stream appears (a start, a restart of quaverd) or the chosen sink comes back, the stream is moved
-/// there. While the chosen sink is missing the server plays us elsewhere (and `OutputRoutePolicy` paused).
+/// there; a move the user makes meanwhile with another tool stands. While the chosen sink is missing the server plays us elsewhere (and `OutputRoutePolicy` paused).
 public final class OutputSelector {
     public enum Refusal: Error, Equatable { case unknownSink(String) }
 
@@ -49,11 +49,16 @@ public final class OutputSelector {
         choiceChanged?(chosen)
     }
 
+    /// Follows the server's change; moves our music to the chosen sink only when our stream is new or the
+    /// chosen sink has just appeared, so a move the user makes elsewhere (pavucontrol) is not fought.
     func handle(_ change: SoundServerChange, ours: SoundServerEvent?) {
+        let hadChosenSink = chosen.flatMap(list.sink(named:)) != nil
+        let knownStreams = Set(list.ourStreams.keys)
         guard list.handle(change, ours: ours) else { return }
         if case .disconnected = change { moving = [] }
         listChanged?()
-        if let chosen, list.sink(named: chosen) != nil { move(to: chosen) }
+        guard let chosen, list.sink(named: chosen) != nil else { return }
+        if !hadChosenSink || !Set(list.ourStreams.keys).subtracting(knownStreams).isEmpty { move(to: chosen) }
     }
 
     /// Moves our streams onto the sink `name` (one that just came back), then runs `done`, moved or not:

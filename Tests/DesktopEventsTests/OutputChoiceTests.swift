@@ -83,6 +83,13 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
         XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "c")
         assertPlaysOn("after the move")
 
+        // A move made with another tool (pavucontrol, pactl) stands: quaverd does not move the music back.
+        let stream = try XCTUnwrap(try sound.playbackStreams().first { $0.properties["application.process.id"] == String(daemon.pid) })
+        try sound.pactl(["move-sink-input", String(stream.index), "a"])
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" })
+        usleep(1_000_000)
+        XCTAssertEqual(ourSinkName, "a", "the user's own move stands")
+
         try quaver("SetOutput", [.string("")])
         XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" }, "back on the default")
         XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "")
