@@ -132,7 +132,7 @@ extension Player {
         changing {
             guard clamped != self.volume else { return }
             self.volume = clamped
-            engine.setVolume(clamped)
+            engine.setVolume(clamped * fadeLevel)
         }
     }
 

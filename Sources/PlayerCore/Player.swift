@@ -30,6 +30,11 @@ public final class Player {
     public internal(set) var currentTrackID: TrackID?
     public internal(set) var status: PlaybackStatus = .stopped
     public internal(set) var volume: Double = 1
+    /// A factor 0…1 on the volume the engine plays at, never shown as `volume` nor saved: the sleep timer's
+    /// fade-out, so clients and the state file keep the user's own volume.
+    public var fadeLevel: Double = 1 {
+        didSet { if fadeLevel != oldValue { engine.setVolume(volume * fadeLevel) } }
+    }
     public internal(set) var rate: Double = 1
     public internal(set) var loopMode: LoopMode = .none
     /// Whether the engine gets the next track ahead (`prepareNext`) to join it without a gap; when false,
@@ -117,6 +122,8 @@ public final class Player {
     public func uri(of id: TrackID) -> String? { queue.uri(id) }
     public var currentTrack: Track? { currentTrackID.flatMap(queue.track) }
     public var isShuffled: Bool { order.isShuffled }
+    /// The track the engine was told comes next (gapless); `nil` when none or not known yet.
+    public var preparedNextTrackID: TrackID? { enginePrepared.flatMap { $0 }?.id }
 
     public var state: PlaybackState {
         switch status {

@@ -61,6 +61,12 @@ final class Daemon {
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = makeNotifier(player, connection, artwork)
             recorder = makeRecorder(player)
+            let sleepTimer = SleepTimer(player: player, clock: WallClock(),
+                                        fade: .milliseconds(Int64(settings.playback.sleepFadeSeconds * 1000)))
+            recorder?.sleepTimer = sleepTimer
+            let outputs = desktop.outputSelector
+            recorder?.outputRestored = { outputs.restore($0) }
+            outputs.choiceChanged = { [weak recorder] in recorder?.chosenOutput = $0 }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
                 artwork: artwork,
@@ -69,7 +75,9 @@ final class Daemon {
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let history = makeHistory(player, service)
             let playlists = makeSavedPlaylists(service)
-            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
+                                         parts: [SleepTimerControl(timer: sleepTimer, player: player),
+                                                 OutputsControl(selector: outputs)])
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
@@ -82,14 +90,14 @@ final class Daemon {
             connection.onDisconnect = { [weak self] in self?.stop("lost the D-Bus connection", status: 1) }
             // libdbus reads DBUS_SYSTEM_BUS_ADDRESS, which is how tests hand us a fake logind.
             try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
-                              saveState: { [weak self] in self?.saveNow() })
+                              keepAwakeWhilePlaying: settings.power.keepAwakeWhilePlaying, saveState: { [weak self] in self?.saveNow() })
             log.info("serving \(ControlAPI.busName) on \(options.busAddress ?? "the session bus")")
             let watchdog = ServiceWatchdog(environment: ProcessInfo.processInfo.environment)
             EventLoop.main.run()
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history, sleepTimer)) {}  // the player holds its observers weakly
             library?.stop()
             recorder?.finish()
             shutDown(player, connection)
