@@ -60,4 +60,18 @@ final class MaskingTests: XCTestCase {
         }
         XCTAssertTrue(places["signals"]?.contains("X-Amz-Signature=***") == true, "the search must see the signals")
     }
+
+    /// `quaver add` names the playlist entries it skips, with their logins and tokens masked.
+    func testTheCLIMasksTheEntriesItSkips() throws {
+        let music = try TemporaryDirectory(prefix: "masked-playlist")
+        try FileManager.default.copyItem(at: try Media.fixtures().wav, to: music.url.appendingPathComponent("one.wav"))
+        try "ftp://u:Pw1'Pw2@host/x.mp3\nfile://elsewhere/a.flac?sig=S1GNATURE\none.wav\n"
+            .write(to: music.url.appendingPathComponent("list.m3u"), atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon()
+        let add = try daemon.quaver("add", [music.path + "/list.m3u"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertTrue(add.stderr.contains("\"ftp://***@host/x.mp3\"") && add.stderr.contains("?sig=***"), add.stderr)
+        for marker in Self.markers { XCTAssertFalse(add.stderr.contains(marker), add.stderr) }
+        XCTAssertEqual(daemon.tracks.count, 1)
+    }
 }
