@@ -83,7 +83,10 @@ public final class QuaverInterface: PlayerObserver {
                 let place = args[1].stringValue ?? "", play = args[2].boolValue ?? false
                 _ = try this.position(place)  // a bad position is refused before any file is looked at
                 this.inOrder(reply) {
-                    this.checkInSlices(args[0].arrayValue ?? [], .allOrNothing, reply) { uris, _ in
+                    let items = args[0].arrayValue ?? []
+                    // All or nothing: a queue without room for all of them refuses before any is checked.
+                    do { try this.mpris.checkRoom(for: items.count) } catch { return reply.fail(error as? DBusError ?? .failed("\(error)")) }
+                    this.checkInSlices(items, .allOrNothing, reply) { uris, _ in
                         try this.addTracks(uris, at: try this.position(place), play: play, reply)
                     }
                 }

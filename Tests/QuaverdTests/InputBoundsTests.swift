@@ -51,7 +51,7 @@ final class InputBoundsTests: XCTestCase {
         }
         // 1 500 000 short URIs: about as many as one message can carry (an array holds at most 64 MiB).
         let (refused, waitWhileRefused) = try callWhilePolling(daemon, "AddTracks", 1_500_000)
-        XCTAssertTrue(refused.outcome.hasPrefix("org.freedesktop.DBus.Error.LimitsExceeded: 1500000 URIs in one call"), refused.outcome)
+        XCTAssertTrue(refused.outcome.hasPrefix("org.freedesktop.DBus.Error.LimitsExceeded: ") && refused.outcome.contains("1500000"), refused.outcome)
         XCTAssertLessThan(waitWhileRefused, 3, "the other client was held back")
         XCTAssertThrowsError(try daemon.call("OpenUri", [.string("http://127.0.0.1:9/one-more.mp3")])) { error in
             XCTAssertEqual((error as? DBusError)?.name, "org.freedesktop.DBus.Error.LimitsExceeded", "\(error)")
