@@ -190,8 +190,8 @@ final class Daemon {
     private func enqueue(_ items: [String], into player: Player) {
         var uris: [String] = []
         let workingDirectory = FileManager.default.currentDirectoryPath
-        for item in items {
-            let uri = FileURI.uri(forArgument: item, workingDirectory: workingDirectory)
+        for (item, bytes) in zip(items, LocalPath.commandLineBytes(of: items)) {
+            let uri = FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory)
             do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(item): \(error)") }
         }
         player.add(uris)
