@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
-                                         "QuaverVersion", "DaemonLog",
+                                         "QuaverVersion", "DaemonLog", "PublicText",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),

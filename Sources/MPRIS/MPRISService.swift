@@ -14,6 +14,7 @@ import DBus
 import EventLoop
 import Logging
 import PlayerCore
+import PublicText
 
 public final class MPRISService: PlayerObserver {
     static let objectPath = ObjectPath(stringLiteral: ControlAPI.objectPath)
@@ -101,7 +102,8 @@ public final class MPRISService: PlayerObserver {
             batcher.markChanged(Self.playerInterface)
         case .trackFailed(let id, let error):
             let uri = player.track(id)?.uri ?? player.lastError.flatMap { $0.track == id ? $0.uri : nil } ?? "\(id)"
-            log.warning("cannot play \(uri): \(error)")
+            // Masked here as one URL: the log handler reads free text, where a value ends at a quote.
+            log.warning("cannot play \(PublicText.url(uri)): \(error)")
         case .status, .state, .currentTrack, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
             batcher.markChanged(Self.playerInterface)
         }

@@ -16,6 +16,7 @@ import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
+import PublicText
 import Session
 import QuaverVersion
 import StateStore
@@ -192,7 +193,7 @@ final class Daemon {
         let workingDirectory = FileManager.default.currentDirectoryPath
         for (item, bytes) in zip(items, LocalPath.commandLineBytes(of: items)) {
             let uri = FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory)
-            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(item): \(error)") }
+            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(PublicText.url(item)): \(error)") }
         }
         player.add(uris)
         if options.play { player.play() }

@@ -9,7 +9,7 @@ import XCTest
 /// (`token`, `X-Amz-Signature`, `auth`): used to fetch, masked in everything the daemon publishes or logs.
 final class MaskingTests: XCTestCase {
     /// Markers inside every secret below: none may reach a client, a signal, the CLI or the log.
-    static let markers = ["Pw1", "Pw2", "Pw3", "Pw4", "Pw5", "Pw6", "Pw7", "T0KEN", "S1GNATURE", "AUTHSECRET", "RAWHASH"]
+    static let markers = ["Pw1", "Pw2", "Pw3", "Pw4", "Pw5", "Pw6", "Pw7", "T0KEN", "S1GNATURE", "SECRET", "RAWHASH"]
 
     func testHostileLoginsAndSignedURLsAreSentButNeverShown() throws {
         let www = try TemporaryDirectory(prefix: "quaverd-www")
@@ -25,7 +25,7 @@ final class MaskingTests: XCTestCase {
         let daemon = try RunningDaemon(bus: bus, home: home)
         let signed = "http://hostile:\(NginxServer.hostilePassword)@127.0.0.1:\(server.port)/private/song.mp3"
             + "?token=T0KEN&X-Amz-Signature=S1GNATURE"
-        let refused = "http://u:Pw6 Pw7@127.0.0.1:\(closedPort)/x.mp3?auth=AUTHSECRET"
+        let refused = "http://u:Pw6 Pw7@127.0.0.1:\(closedPort)/x.mp3?auth=AUTH'SECRET"
 
         try daemon.call("OpenUri", [.string(signed)])
         daemon.waitUntil("the signed track playing", timeout: 20) { daemon.status == "Playing" && daemon.positionSeconds > 0.2 }
