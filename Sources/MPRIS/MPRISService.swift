@@ -208,9 +208,10 @@ extension MPRISService {
                                        + "\(InputLimits.maximumQueueLength); the queue is unchanged")
     }
 
-    /// The track a client names, or nil for NoTrack, a foreign path or a track no longer queued.
+    /// The track a client names, or nil for NoTrack, a foreign path or a track no longer queued. Looked up
+    /// by its place, without building the `Track`: RemoveTracks of 100 000 ids took 230 ms that way.
     func queuedTrack(_ value: DBusValue) -> TrackID? {
-        guard let path = value.objectPathValue, let id = TrackPath.id(of: path), player.track(id) != nil else {
+        guard let path = value.objectPathValue, let id = TrackPath.id(of: path), player.index(of: id) != nil else {
             return nil
         }
         return id

@@ -56,6 +56,10 @@ final class InputBoundsTests: XCTestCase {
         XCTAssertThrowsError(try daemon.call("OpenUri", [.string("http://127.0.0.1:9/one-more.mp3")])) { error in
             XCTAssertEqual((error as? DBusError)?.name, "org.freedesktop.DBus.Error.LimitsExceeded", "\(error)")
         }
+        let tooManyIds = Array(repeating: try ObjectPath(full[0]), count: InputLimits.maximumQueueLength + 1)
+        XCTAssertThrowsError(try daemon.call("RemoveTracks", [.objectPathArray(tooManyIds)], on: ControlAPI.quaverInterface)) { error in
+            XCTAssertEqual((error as? DBusError)?.name, "org.freedesktop.DBus.Error.LimitsExceeded", "\(error)")
+        }
         daemon.assertIntact(tracks: full)
     }
 
