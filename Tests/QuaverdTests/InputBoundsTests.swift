@@ -57,8 +57,10 @@ final class InputBoundsTests: XCTestCase {
             XCTAssertEqual((error as? DBusError)?.name, "org.freedesktop.DBus.Error.LimitsExceeded", "\(error)")
         }
         let tooManyIds = Array(repeating: try ObjectPath(full[0]), count: InputLimits.maximumQueueLength + 1)
-        XCTAssertThrowsError(try daemon.call("RemoveTracks", [.objectPathArray(tooManyIds)], on: ControlAPI.quaverInterface)) { error in
-            XCTAssertEqual((error as? DBusError)?.name, "org.freedesktop.DBus.Error.LimitsExceeded", "\(error)")
+        for (method, interface) in [("RemoveTracks", ControlAPI.quaverInterface), ("GetTracksMetadata", ControlAPI.trackListInterface)] {
+            XCTAssertThrowsError(try daemon.call(method, [.objectPathArray(tooManyIds)], on: interface)) { error in
+                XCTAssertEqual((error as? DBusError)?.name, "org.freedesktop.DBus.Error.LimitsExceeded", "\(method): \(error)")
+            }
         }
         daemon.assertIntact(tracks: full)
     }
