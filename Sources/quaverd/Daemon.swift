@@ -19,6 +19,7 @@ import Logging
 import MPRIS
 import PlayerCore
 import PlaylistStore
+import PublicText
 import Session
 import QuaverVersion
 import StateStore
@@ -258,9 +259,9 @@ final class Daemon {
     private func enqueue(_ items: [String], into player: Player) {
         var uris: [String] = []
         let workingDirectory = FileManager.default.currentDirectoryPath
-        for item in items {
-            let uri = FileURI.uri(forArgument: item, workingDirectory: workingDirectory)
-            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(item): \(error)") }
+        for (item, bytes) in zip(items, LocalPath.commandLineBytes(of: items)) {
+            let uri = FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory)
+            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(PublicText.url(item)): \(error)") }
         }
         player.add(uris)
         if options.play { player.play() }
