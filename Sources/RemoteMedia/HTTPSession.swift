@@ -79,26 +79,34 @@ final class HTTPSession {
              head: @escaping (HTTPResponseHead) throws -> Bool = { _ in true },
              body: @escaping (UnsafeRawBufferPointer) throws -> Bool = { _ in true }) throws -> HTTPResponseHead? {
         var digest = false
+        var fresh = false
         while true {
             let transfer = Transfer(isCancelled: isCancelled, head: head, body: body,
                                     offersCredentials: !digest && URLComponents(string: url)?.user != nil)
-            try perform(url, headers: headers, digest: digest, transfer)
+            do {
+                try perform(url, headers: headers, digest: digest, fresh: fresh, transfer)
+            } catch where !fresh && transfer.delivered == nil && transfer.reusedConnection {
+                fresh = true  // see `Transfer.reusedConnection`
+                continue
+            }
             if transfer.delivered == nil, !transfer.stoppedOnPurpose, !transfer.wantsDigest { _ = try transfer.deliverHead() }
             guard transfer.wantsDigest else { return transfer.delivered }
             digest = true
         }
     }
 
-    private func perform(_ url: String, headers: [String], digest: Bool, _ transfer: Transfer) throws {
+    private func perform(_ url: String, headers: [String], digest: Bool, fresh: Bool, _ transfer: Transfer) throws {
         var list: UnsafeMutablePointer<curl_slist>?
         for header in headers { list = quaver_curl_slist_append(list, header) }
         defer { quaver_curl_slist_free_all(list) }
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         configure(url, headers: list, digest: digest, context: context.toOpaque())
+        if fresh { quaver_curl_set_long(easy, CURLOPT_FRESH_CONNECT, 1) }
         errorText[0] = 0
         quaver_curl_multi_add_handle(multi, easy)
         let result = run(transfer)
+        transfer.reusedConnection = quaver_curl_get_long(easy, CURLINFO_NUM_CONNECTS) == 0
         quaver_curl_multi_remove_handle(multi, easy)
         if let thrown = transfer.thrown { throw thrown }
         if transfer.wantsDigest || transfer.stoppedOnPurpose { return }
@@ -204,6 +212,11 @@ private final class Transfer {
     var thrown: Error?
     var stoppedOnPurpose = false
     var wantsDigest = false
+    /// The request went over a connection kept from an earlier one. One that fails before its head is
+    /// tried once more on a fresh connection: the server may have closed the old one meanwhile, or left
+    /// bytes on it (a body longer than its Content-Length, which libcurl does not notice before reuse), and
+    /// the next response would be read from those.
+    var reusedConnection = false
 
     init(isCancelled: @escaping () -> Bool, head: @escaping (HTTPResponseHead) throws -> Bool,
          body: @escaping (UnsafeRawBufferPointer) throws -> Bool, offersCredentials: Bool) {

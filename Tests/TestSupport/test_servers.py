@@ -98,6 +98,14 @@ class Hostile(socketserver.StreamRequestHandler):
             self.send(piece)
             offset += len(piece)
 
+    def answer_excess(self, path, headers):
+        """A body longer than its Content-Length on a connection kept open: the extra bytes come once the
+        client has its answer, and are what it reads first if it sends its next request on it."""
+        self.send(head("HTTP/1.1 200 OK", [("Content-Length", 10)]) + b"0123456789")
+        time.sleep(0.3)
+        self.send(b"GARBAGE AFTER THE BODY\r\n\r\n")
+        self.handle()
+
     def answer_digest(self, path, headers):
         """HTTP Digest (RFC 7616, MD5, qop=auth) for quaver:secret; a 401 asking for it otherwise."""
         fields = {}
