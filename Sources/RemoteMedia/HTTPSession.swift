@@ -37,6 +37,8 @@ final class HTTPSession {
     private let easy: UnsafeMutableRawPointer
     private let multi: UnsafeMutableRawPointer
     private let options: Options
+    /// Whether an earlier request got an answer, so libcurl may hold a connection to reuse.
+    private var answeredBefore = false
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// Shoutcast's `ICY 200 OK` taken as an HTTP/1.0 200 (CURLOPT_HTTP200ALIASES; libcurl keeps the
     /// pointer, so the list lives as long as the session).
@@ -106,7 +108,8 @@ final class HTTPSession {
         errorText[0] = 0
         quaver_curl_multi_add_handle(multi, easy)
         let result = run(transfer)
-        transfer.reusedConnection = quaver_curl_get_long(easy, CURLINFO_NUM_CONNECTS) == 0
+        transfer.reusedConnection = answeredBefore && quaver_curl_get_long(easy, CURLINFO_NUM_CONNECTS) == 0
+        answeredBefore = answeredBefore || transfer.delivered != nil
         quaver_curl_multi_remove_handle(multi, easy)
         if let thrown = transfer.thrown { throw thrown }
         if transfer.wantsDigest || transfer.stoppedOnPurpose { return }
