@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
-                                         "QuaverVersion", "DaemonLog", "PlaylistStore", "ListeningHistory", "Scrobbling",
+                                         "QuaverVersion", "DaemonLog", "PlaylistStore", "ListeningHistory", "Scrobbling", "PublicText",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),

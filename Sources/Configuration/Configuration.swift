@@ -10,6 +10,7 @@ public struct Configuration: Equatable, Sendable {
     public var notifications = Notifications()
     public var snapcast = Snapcast()
     public var playlists = Playlists()
+    public var scrobble = Scrobble()
     public var log = Log()
 
     public init() {}
@@ -99,6 +100,16 @@ public struct Configuration: Equatable, Sendable {
         /// `music-folder`: tracks under it are saved relative to the playlist, so the playlists keep working when
         /// the home folder moves to another machine; empty means `~/Music`.
         public var musicFolder = ""
+    }
+
+    /// `[scrobble]`: listens sent to ListenBrainz or a server speaking its API. The token is never in this file.
+    public struct Scrobble: Equatable, Sendable {
+        /// `listenbrainz-url`: the server's root, e.g. `https://api.listenbrainz.org`; empty: nothing is sent.
+        public var listenBrainzURL = ""
+        /// `token-file`: absolute path of a file only its owner may read (0600) holding the user token.
+        public var tokenFile = ""
+        /// `token-command`: a command (run with `/bin/sh -c`) that prints the token, e.g. a password manager's.
+        public var tokenCommand = ""
     }
 
     /// `[log]`

@@ -1,5 +1,6 @@
 // ListeningHistory: what was played, how often, what the user liked, and the listens waiting for ListenBrainz, in
 // `$XDG_STATE_HOME/quaver/history.db`. An adapter: imports PlayerCore, SQLite, BaseDirectories, EventLoop, swift-log.
+import PlayerCore
 import SQLite
 
 /// What the history knows of one track (by URI).
@@ -38,6 +39,17 @@ public struct Listen: Equatable, Sendable {
     }
 }
 
+extension Listen {
+    /// A play as ListenBrainz takes it: stamped with when it started; the first artist, the title and the album as
+    /// tagged (an untagged file has no title here, only a name to show).
+    public init(_ play: ListenCounter.Play) {
+        let track = play.track
+        self.init(listenedAt: play.startedAt, uri: track.uri, artist: track.tags.artists.first, title: track.tags.title,
+                  album: track.tags.album, durationSeconds: track.duration.map { Int($0.components.seconds) },
+                  trackNumber: track.tags.trackNumber)
+    }
+}
+
 /// The history file. Used from one serial queue only (one connection, one thread: see `Database`); every
 /// change is one transaction, so a `kill -9` loses at most the listen in progress.
 public final class HistoryDatabase {
@@ -64,6 +76,7 @@ public final class HistoryDatabase {
     ]
 
     private let database: Database
+    public var path: String { database.path }
 
     public init(path: String) throws {
         database = try Database(path: path)

@@ -98,9 +98,7 @@ public final class HistoryRecorder: PlayerObserver {
         history.lastPlayed = time
         tracks[track.uri] = history
         onTrackChanged?(track.uri)
-        let listen = Listen(listenedAt: time, uri: track.uri, artist: track.tags.artists.first, title: track.tags.title,
-                            album: track.tags.album, durationSeconds: track.duration.map { Int($0.components.seconds) },
-                            trackNumber: track.tags.trackNumber)
+        let listen = Listen(play)
         guard let database else { return }
         queue.async { [log] in
             do {

@@ -13,11 +13,13 @@ import EventLoop
 import Foundation
 import GStreamerEngine
 import ListeningHistory
+import Scrobbling
 import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
 import PlaylistStore
+import PublicText
 import Session
 import QuaverVersion
 import StateStore
@@ -189,7 +191,33 @@ final class Daemon {
         history.onTrackChanged = { [weak service] uri in service?.listeningStatisticsChanged(uri: uri) }
         service.listeningHistory = history
         history.load()
+        if let sender = makeScrobbler(historyPath: database.path) {
+            history.onStarted = { sender.playingNow(Listen($0)) }
+            history.onListen = { _, _ in sender.listenRecorded() }
+            sender.start()
+        }
         return history
+    }
+
+    /// `[scrobble]`: nil when no server is set, or no way to read the token is given.
+    private func makeScrobbler(historyPath: String) -> ListenBrainzSender? {
+        let scrobble = settings.scrobble
+        guard !scrobble.listenBrainzURL.isEmpty else { return nil }
+        let token: ScrobbleToken
+        if !scrobble.tokenFile.isEmpty {
+            token = .file(scrobble.tokenFile)
+        } else if !scrobble.tokenCommand.isEmpty {
+            token = .command(scrobble.tokenCommand)
+        } else {
+            log.error("[scrobble] listenbrainz-url is set but neither token-file nor token-command: nothing is sent")
+            return nil
+        }
+        let network = settings.network
+        log.info("listens go to \(PublicText.from(scrobble.listenBrainzURL))")
+        return ListenBrainzSender(options: .init(url: scrobble.listenBrainzURL, token: token,
+                                                 timeoutSeconds: network.connectTimeoutSeconds,
+                                                 proxy: network.proxy.isEmpty ? nil : network.proxy),
+                                  historyPath: historyPath, log: log)
     }
 
     /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
