@@ -9,7 +9,7 @@ public struct Configuration: Equatable, Sendable {
     public var network = Network()
     public var notifications = Notifications()
     public var snapcast = Snapcast()
-    public var playlists = Playlists()
+    public var library = Library()
     public var scrobble = Scrobble()
     public var log = Log()
 
@@ -95,13 +95,6 @@ public struct Configuration: Equatable, Sendable {
         public var sampleFormat = SnapcastSampleFormat(rate: 48_000, bits: 16, channels: 2)
     }
 
-    /// `[playlists]`: the saved playlists (`quaver save`, MPRIS Playlists).
-    public struct Playlists: Equatable, Sendable {
-        /// `music-folder`: tracks under it are saved relative to the playlist, so the playlists keep working when
-        /// the home folder moves to another machine; empty means `~/Music`.
-        public var musicFolder = ""
-    }
-
     /// `[scrobble]`: listens sent to ListenBrainz or a server speaking its API. The token is never in this file.
     public struct Scrobble: Equatable, Sendable {
         /// `listenbrainz-url`: the server's root, e.g. `https://api.listenbrainz.org`; empty: nothing is sent.
@@ -110,6 +103,17 @@ public struct Configuration: Equatable, Sendable {
         public var tokenFile = ""
         /// `token-command`: a command (run with `/bin/sh -c`) that prints the token, e.g. a password manager's.
         public var tokenCommand = ""
+    }
+
+    /// `[library]`: the music library (docs/library.md).
+    public struct Library: Equatable, Sendable {
+        /// `folders`: the folders indexed, absolute or `~/…`; `$XDG_MUSIC_DIR` stands for the user's music
+        /// folder (from `user-dirs.dirs`, else `~/Music`). `[]` turns the library off.
+        public var folders = [musicFolder]
+
+        /// The placeholder for the user's XDG music folder.
+        public static let musicFolder = "$XDG_MUSIC_DIR"
+        public static let maximumFolderCount = 64
     }
 
     /// `[log]`

@@ -1,5 +1,4 @@
 import BaseDirectories
-import Glibc
 import ControlAPI
 import PlayerCore
 import Playlists
@@ -8,20 +7,19 @@ import Playlists
 /// while (20 000 entries): the daemon calls it from a thread of its own, never from the loop.
 public struct PlaylistFolder: Sendable {
     public let path: String
-    /// Local files under it are written relative to the playlist (`PlaylistText`).
-    public let musicFolder: String?
+    /// Local files under these folders (the library's) are written relative to the playlist (`PlaylistText`).
+    public let musicFolders: [String]
     private var files: FolderFiles { FolderFiles(path: path) }
 
-    public init(path: String, musicFolder: String?) {
+    public init(path: String, musicFolders: [String]) {
         self.path = path
-        self.musicFolder = musicFolder
+        self.musicFolders = musicFolders
     }
 
-    /// `$XDG_DATA_HOME/quaver/playlists`, music under `$HOME/Music` (or `musicFolder` when set).
-    public static func standard(musicFolder: String? = nil) throws -> PlaylistFolder {
-        let folder = try BaseDirectory.data.quaverFolder().appendingPathComponent("playlists").path
-        let home = getenv("HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
-        return PlaylistFolder(path: folder, musicFolder: musicFolder ?? home.map { $0 + "/Music" })
+    /// `$XDG_DATA_HOME/quaver/playlists`.
+    public static func standard(musicFolders: [String]) throws -> PlaylistFolder {
+        PlaylistFolder(path: try BaseDirectory.data.quaverFolder().appendingPathComponent("playlists").path,
+                       musicFolders: musicFolders)
     }
 
     /// Every saved playlist, in no particular order; files that are not `NAME.m3u8` with a valid name are left out.
@@ -51,7 +49,7 @@ public struct PlaylistFolder: Sendable {
         try files.create()
         let old = try describe(name)
         let id = old?.id ?? Self.newID(), created = old?.created ?? now
-        let text = PlaylistText(folder: Array(path.utf8), musicFolder: musicFolder.map { Array($0.utf8) })
+        let text = PlaylistText(folder: Array(path.utf8), musicFolders: musicFolders.map { Array($0.utf8) })
         try files.replace(name.fileName, with: text.text(id: id, created: created, tracks: tracks))
         guard let saved = try describe(name) else { throw .file("\(name.fileName) vanished after it was written") }
         return saved

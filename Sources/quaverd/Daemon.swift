@@ -14,6 +14,7 @@ import Foundation
 import GStreamerEngine
 import ListeningHistory
 import Scrobbling
+import Library
 import RemoteMedia
 import Logging
 import MPRIS
@@ -71,8 +72,12 @@ final class Daemon {
             let history = makeHistory(player, service)
             let playlists = makeSavedPlaylists(service)
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists)
-            connection.export(service.exportedObject(adding: [quaver.description] + (playlists.map { [$0.interface] } ?? [])))
+            let library = makeLibrary()
+            let libraryInterface = LibraryInterface(mpris: service, library: library)
+            connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
+                                                         + (playlists.map { [$0.interface] } ?? [])))
             restoreThenEnqueue(into: player)
+            library?.start()
             let signals = [SIGTERM, SIGINT].map { signal in
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }
             }
@@ -86,7 +91,8 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, playlists, history)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history)) {}  // the player holds its observers weakly
+            library?.stop()
             recorder?.finish()
             shutDown(player, connection)
             withExtendedLifetime(scanner) {}
@@ -221,13 +227,34 @@ final class Daemon {
     }
 
     /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
+    /// Tracks under the library's folders are saved relative to the playlist.
     private func makeSavedPlaylists(_ service: MPRISService) -> SavedPlaylists? {
-        let musicFolder = settings.playlists.musicFolder
+        let musicFolders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
         do {
-            let folder = try PlaylistFolder.standard(musicFolder: musicFolder.isEmpty ? nil : musicFolder)
+            let folder = try PlaylistFolder.standard(musicFolders: musicFolders)
             return SavedPlaylists(mpris: service, folder: folder) { Int64(Date().timeIntervalSince1970) }
         } catch {
             log.error("playlists cannot be saved: \(error)")
+            return nil
+        }
+    }
+
+    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
+    /// Lines from the scanner's threads are logged on the loop.
+    private func makeLibrary() -> MusicLibrary? {
+        let folders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
+        guard !folders.isEmpty else {
+            log.info("the music library is off: [library] folders names no folder")
+            return nil
+        }
+        do {
+            let library = MusicLibrary(folders: folders, index: try MusicLibrary.standardIndex()) { [log] line in
+                EventLoop.main.post { log.warning("\(line)") }
+            }
+            log.info("music library: \(folders.joined(separator: ", "))")
+            return library
+        } catch {
+            log.error("the music library is off: \(error)")
             return nil
         }
     }

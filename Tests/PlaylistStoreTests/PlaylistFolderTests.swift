@@ -12,7 +12,7 @@ final class PlaylistFolderTests: XCTestCase {
 
     override func setUpWithError() throws {
         home = try TemporaryDirectory(prefix: "playlist-folder")
-        folder = PlaylistFolder(path: home.path + "/data/quaver/playlists", musicFolder: music.path)
+        folder = PlaylistFolder(path: home.path + "/data/quaver/playlists", musicFolders: ["/elsewhere", music.path])
         try FileManager.default.createDirectory(at: music.appendingPathComponent("Album"), withIntermediateDirectories: true)
     }
 
