@@ -19,7 +19,9 @@ extension MPRISService {
             },
             method("GetHistory", [Argument("limit", "u")], outputs: [Argument("tracks", "a(suuxxi)")]) { service, arguments in
                 let history = try service.requireHistory()
-                let rows = history.recentlyPlayed(limit: Int(arguments[0].int64Value ?? 0)).map { uri, known in
+                let played = history.allTracks.filter { $0.statistics.lastPlayed != nil }
+                    .sorted { ($0.statistics.lastPlayed ?? 0, $0.uri) > ($1.statistics.lastPlayed ?? 0, $1.uri) }
+                let rows = played.prefix(Int(arguments[0].int64Value ?? 0)).map { uri, known in
                     DBusValue.structure([.string(PublicText.from(uri, limit: PublicText.maximumURLUTF8Count)), .uint32(UInt32(clamping: known.playCount)),
                                          .uint32(UInt32(clamping: known.skipCount)), .int64(known.lastPlayed ?? 0),
                                          .int64(known.firstAdded), .int32(Int32(known.rating ?? -1))])

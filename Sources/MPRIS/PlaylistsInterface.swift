@@ -2,7 +2,7 @@ import ControlAPI
 import DBus
 import PlaylistStore
 
-/// `org.mpris.MediaPlayer2.Playlists` (MPRIS 2.2): the saved playlists. Ids are `/org/quaver/Playlist/<hex>`, kept in
+/// `org.mpris.MediaPlayer2.Playlists` (MPRIS 2.2): the saved playlists, and the smart ones (`SmartPlaylist`). Ids are `/org/quaver/Playlist/<hex>`, kept in
 /// each file, so they stay the same across restarts and renames. ActivatePlaylist replaces the queue with the
 /// playlist and plays it; ActivePlaylist names it until the queue is replaced by something else or cleared.
 extension SavedPlaylists {
@@ -13,8 +13,12 @@ extension SavedPlaylists {
     public var interface: InterfaceDescription {
         InterfaceDescription(name: Self.interfaceName, methods: [
             later("ActivatePlaylist", [Argument("PlaylistId", "o")]) { this, args, reply in
-                guard let id = args[0].objectPathValue.flatMap({ ControlAPI.PlaylistPath.id(of: $0.rawValue) }),
-                      let playlist = this.listing[id] else {
+                let id = args[0].objectPathValue.flatMap { ControlAPI.PlaylistPath.id(of: $0.rawValue) }
+                if let smart = this.smartPlaylists.first(where: { $0.id == id }) {
+                    try this.activate(smart)
+                    return reply.finish([])
+                }
+                guard let id, let playlist = this.listing[id] else {
                     throw DBusError.invalidArgs("\(args[0].objectPathValue?.rawValue ?? "?") is not a saved playlist")
                 }
                 this.load(playlist.name, reply, adding: nil, play: true, answersCount: false)
@@ -60,7 +64,7 @@ extension SavedPlaylists {
         let byName: (SavedPlaylist, SavedPlaylist) -> Bool = {
             ($0.name.text.lowercased(), $0.name.text) < ($1.name.text.lowercased(), $1.name.text)
         }
-        let all = Array(listing.values)
+        let all = everyPlaylist
         switch order {
         case "Alphabetical": return all.sorted(by: byName)
         case "CreationDate": return all.sorted { $0.created != $1.created ? $0.created < $1.created : byName($0, $1) }

@@ -2,6 +2,7 @@ import ControlAPI
 import DBus
 import Dispatch
 import EventLoop
+import Library
 import PlayerCore
 import PlaylistStore
 
@@ -25,6 +26,10 @@ public final class SavedPlaylists: PlayerObserver {
     /// The playlist the queue was last loaded from, until the queue is replaced by something else or cleared.
     private(set) var activeID: String?
     private var replacingQueue = false
+    /// The music library, for the smart playlists that need it (recently added, never played).
+    public var library: MusicLibrary? {
+        didSet { mpris.batcher.markChanged(Self.interfaceName) }
+    }
 
     /// - Parameter now: seconds since 1970, for a new playlist's creation time.
     public init(mpris: MPRISService, folder: PlaylistFolder, now: @escaping () -> Int64) {
@@ -137,7 +142,8 @@ public final class SavedPlaylists: PlayerObserver {
         }, then: { [weak self] prepared, skipped in
             guard let self else { throw DBusError.failed("the player is shutting down") }
             if skipped > 0 { self.mpris.log.notice("playlist \"\(name)\": \(skipped) entries not found, left out") }
-            let ids = position.map { self.add(prepared, at: $0()) } ?? self.replace(with: prepared, from: name)
+            let ids = position.map { self.add(prepared, at: $0()) }
+                ?? self.replace(with: prepared, activating: self.playlist(named: name)?.id)
             if play, let first = ids.first {
                 self.mpris.player.goTo(first)
                 self.mpris.player.play()
@@ -146,11 +152,11 @@ public final class SavedPlaylists: PlayerObserver {
         })
     }
 
-    private func replace(with entries: PreparedEntries, from name: PlaylistName) -> [TrackID] {
+    private func replace(with entries: PreparedEntries, activating id: String?) -> [TrackID] {
         replacingQueue = true
         defer { replacingQueue = false }
         let ids = mpris.player.replace(with: entries)
-        activeID = playlist(named: name)?.id
+        activeID = id
         mpris.batcher.markChanged(Self.interfaceName)
         return ids
     }
@@ -161,6 +167,29 @@ public final class SavedPlaylists: PlayerObserver {
         let ids = mpris.player.add(entries, at: position)
         mpris.endEditInSlices {}
         return ids
+    }
+
+    /// Replaces the queue with a smart playlist's tracks now and plays them; none found is an error.
+    func activate(_ smart: SmartPlaylist) throws {
+        let uris: [String]
+        do {
+            uris = try smart.uris(history: mpris.listeningHistory, library: library)
+        } catch {
+            throw DBusError.failed("\(smart.name) cannot be read from the library (\(error)); the queue is unchanged")
+        }
+        guard !uris.isEmpty else { throw DBusError.failed("\(smart.name) has no tracks yet; the queue is unchanged") }
+        _ = replace(with: PreparedEntries(uris.map { QueueEntry(uri: $0) }), activating: smart.id)
+        mpris.player.play()
+    }
+
+    /// The smart playlists whose source is there: the history's when it is kept, the library's when there is one.
+    var smartPlaylists: [SmartPlaylist] {
+        SmartPlaylist.allCases.filter { $0.needsLibrary ? library != nil : mpris.listeningHistory != nil }
+    }
+
+    /// Saved and smart playlists together, as MPRIS lists them.
+    var everyPlaylist: [SavedPlaylist] {
+        Array(listing.values) + smartPlaylists.compactMap(\.listed)
     }
 
     // MARK: Values on the bus
@@ -175,8 +204,8 @@ public final class SavedPlaylists: PlayerObserver {
     }
 
     private var signalledValues: [String: DBusValue] {
-        let active = activeID.flatMap { listing[$0] }
-        return ["PlaylistCount": .uint32(UInt32(clamping: listing.count)),
+        let active = activeID.flatMap { id in everyPlaylist.first { $0.id == id } }
+        return ["PlaylistCount": .uint32(UInt32(clamping: listing.count + smartPlaylists.count)),
                 "ActivePlaylist": .structure([.boolean(active != nil), Self.value(of: active)])]
     }
 

@@ -74,6 +74,7 @@ final class Daemon {
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists)
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
+            playlists?.library = library
             connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
                                                          + (playlists.map { [$0.interface] } ?? [])))
             restoreThenEnqueue(into: player)
