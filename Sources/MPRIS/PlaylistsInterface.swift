@@ -25,7 +25,8 @@ extension SavedPlaylists {
             },
             InterfaceDescription.Method(
                 name: "GetPlaylists",
-                inputs: [Argument("Index", "u"), Argument("MaxCount", "u"), Argument("Order", "s"), Argument("ReverseOrder", "b")],
+                inputs: [Argument("Index", "u"), Argument("MaxCount", "u"), Argument("Order", "s"),
+                         Argument("ReverseOrder", "b")],
                 outputs: [Argument("Playlists", "a(oss)")]) { [weak self] call in
                 guard let self else { throw DBusError.failed("the player is shutting down") }
                 return [try self.playlists(call.arguments)]
@@ -52,7 +53,8 @@ extension SavedPlaylists {
         let index = Int(arguments[0].int64Value ?? 0), maxCount = Int(arguments[1].int64Value ?? 0)
         let order = arguments[2].stringValue ?? "", reverse = arguments[3].boolValue ?? false
         guard let sorted = sorted(by: order) else {
-            throw DBusError.invalidArgs("unknown ordering \"\(order.prefix(64))\": one of \(Self.orderings.joined(separator: ", "))")
+            let known = Self.orderings.joined(separator: ", ")
+            throw DBusError.invalidArgs("unknown ordering \"\(order.prefix(64))\": one of \(known)")
         }
         refreshIfChanged()
         let ordered = reverse ? sorted.reversed() : sorted

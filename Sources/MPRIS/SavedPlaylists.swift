@@ -195,7 +195,9 @@ public final class SavedPlaylists: PlayerObserver {
     // MARK: Values on the bus
 
     static func value(of playlist: SavedPlaylist?) -> DBusValue {
-        guard let playlist else { return .structure([.objectPath(ObjectPath(stringLiteral: ControlAPI.PlaylistPath.none)), .string(""), .string("")]) }
+        guard let playlist else {
+            return .structure([.objectPath(ObjectPath(stringLiteral: ControlAPI.PlaylistPath.none)), .string(""), .string("")])
+        }
         return .structure([.objectPath(path(of: playlist)), .string(playlist.name.text), .string("")])
     }
 

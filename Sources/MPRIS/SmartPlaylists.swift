@@ -36,12 +36,15 @@ enum SmartPlaylist: Int, CaseIterable {
         let known = history?.allTracks ?? []
         switch self {
         case .mostPlayed:
-            return known.filter { $0.statistics.playCount > 0 }
-                .sorted { ($0.statistics.playCount, $1.uri) > ($1.statistics.playCount, $0.uri) }.prefix(Self.size).map(\.uri)
-        case .favourites:
-            return known.filter { ($0.statistics.rating ?? 0) >= 4 }
-                .sorted { ($0.statistics.rating ?? 0, $0.statistics.lastPlayed ?? 0, $1.uri) > ($1.statistics.rating ?? 0, $1.statistics.lastPlayed ?? 0, $0.uri) }
+            let played = known.filter { $0.statistics.playCount > 0 }
+            return played.sorted { ($0.statistics.playCount, $1.uri) > ($1.statistics.playCount, $0.uri) }
                 .prefix(Self.size).map(\.uri)
+        case .favourites:
+            let rank = { (track: (uri: String, statistics: ListeningStatistics)) in
+                (track.statistics.rating ?? 0, track.statistics.lastPlayed ?? 0)
+            }
+            return known.filter { ($0.statistics.rating ?? 0) >= 4 }
+                .sorted { rank($0) != rank($1) ? rank($0) > rank($1) : $0.uri < $1.uri }.prefix(Self.size).map(\.uri)
         case .recentlyAdded:
             return try library?.catalog().recentlyChanged(limit: Self.size) ?? []
         case .neverPlayed:
