@@ -27,6 +27,11 @@ public final class LibraryCatalog {
                                   filter.values).compactMap { $0.text(0) }
     }
 
+    /// The indexed track at `uri`, if any (a listen's MusicBrainz ids come from here).
+    public func track(uri: String) throws -> LibraryTrack? {
+        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?", [.text(uri)]).first.map(Self.track)
+    }
+
     /// The URIs of the `limit` tracks whose files changed last (new files come with their copy's time), newest first.
     public func recentlyChanged(limit: Int) throws -> [String] {
         try database.query("SELECT uri FROM tracks WHERE missing = 0 ORDER BY modified DESC, uri LIMIT ?",

@@ -26,6 +26,8 @@ public struct Listen: Equatable, Sendable {
     public let album: String?
     public let durationSeconds: Int?
     public let trackNumber: Int?
+    /// MusicBrainz ids, when the file is tagged with them (the library reads them).
+    public var musicBrainz = MusicBrainzTags()
 
     public init(listenedAt: Int64, uri: String, artist: String?, title: String?, album: String?, durationSeconds: Int?,
                 trackNumber: Int?) {
@@ -36,6 +38,19 @@ public struct Listen: Equatable, Sendable {
         self.album = album
         self.durationSeconds = durationSeconds
         self.trackNumber = trackNumber
+    }
+}
+
+/// A track's MusicBrainz ids as tagged; empty when not.
+public struct MusicBrainzTags: Equatable, Sendable {
+    public var recording = ""
+    public var release = ""
+    public var artist = ""
+
+    public init(recording: String = "", release: String = "", artist: String = "") {
+        self.recording = recording
+        self.release = release
+        self.artist = artist
     }
 }
 
@@ -72,6 +87,11 @@ public final class HistoryDatabase {
             PRIMARY KEY (listened_at, uri)
         ) WITHOUT ROWID;
         CREATE INDEX listens_waiting ON listens (listened_at) WHERE sent = 0;
+        """,
+        """
+        ALTER TABLE listens ADD COLUMN recording_mbid TEXT;
+        ALTER TABLE listens ADD COLUMN release_mbid TEXT;
+        ALTER TABLE listens ADD COLUMN artist_mbid TEXT;
         """,
     ]
 
@@ -117,10 +137,12 @@ public final class HistoryDatabase {
             try database.run("UPDATE tracks SET play_count = play_count + 1, last_played = ? WHERE uri = ?",
                              [.integer(listen.listenedAt), .text(listen.uri)])
             try database.run("""
-                INSERT OR IGNORE INTO listens (listened_at, uri, artist, title, album, duration_seconds, track_number)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO listens (listened_at, uri, artist, title, album, duration_seconds, track_number,
+                                               recording_mbid, release_mbid, artist_mbid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(listen.listenedAt), .text(listen.uri), Self.text(listen.artist), Self.text(listen.title),
-                      Self.text(listen.album), Self.integer(listen.durationSeconds), Self.integer(listen.trackNumber)])
+                      Self.text(listen.album), Self.integer(listen.durationSeconds), Self.integer(listen.trackNumber),
+                      .text(listen.musicBrainz.recording), .text(listen.musicBrainz.release), .text(listen.musicBrainz.artist)])
         }
     }
 
@@ -142,11 +164,14 @@ public final class HistoryDatabase {
     /// The oldest listens not sent yet, oldest first.
     public func waitingListens(limit: Int) throws -> [Listen] {
         try database.query("""
-            SELECT listened_at, uri, artist, title, album, duration_seconds, track_number FROM listens
-            WHERE sent = 0 ORDER BY listened_at LIMIT ?
+            SELECT listened_at, uri, artist, title, album, duration_seconds, track_number, recording_mbid, release_mbid,
+                   artist_mbid FROM listens WHERE sent = 0 ORDER BY listened_at LIMIT ?
             """, [.integer(Int64(limit))]).map { row in
-            Listen(listenedAt: row.integer(0) ?? 0, uri: row.text(1) ?? "", artist: row.text(2), title: row.text(3),
-                   album: row.text(4), durationSeconds: row.integer(5).map(Int.init), trackNumber: row.integer(6).map(Int.init))
+            var listen = Listen(listenedAt: row.integer(0) ?? 0, uri: row.text(1) ?? "", artist: row.text(2), title: row.text(3),
+                                album: row.text(4), durationSeconds: row.integer(5).map(Int.init),
+                                trackNumber: row.integer(6).map(Int.init))
+            listen.musicBrainz = MusicBrainzTags(recording: row.text(7) ?? "", release: row.text(8) ?? "", artist: row.text(9) ?? "")
+            return listen
         }
     }
 

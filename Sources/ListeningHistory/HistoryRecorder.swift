@@ -24,6 +24,8 @@ public final class HistoryRecorder: PlayerObserver {
     public var onStarted: ((ListenCounter.Play) -> Void)?
     /// A listen counted and was written (in the file, waiting to be sent), on the loop.
     public var onListen: ((Listen, ListenCounter.Play) -> Void)?
+    /// A track's MusicBrainz ids (URI), when something knows them (the music library), for its listens.
+    public var musicBrainzTags: ((String) -> MusicBrainzTags?)?
 
     /// - Parameters:
     ///   - database: nil when the file could not be opened: nothing is kept, everything else works.
@@ -98,7 +100,8 @@ public final class HistoryRecorder: PlayerObserver {
         history.lastPlayed = time
         tracks[track.uri] = history
         onTrackChanged?(track.uri)
-        let listen = Listen(play)
+        var listen = Listen(play)
+        listen.musicBrainz = musicBrainzTags?(track.uri) ?? MusicBrainzTags()
         guard let database else { return }
         queue.async { [log] in
             do {

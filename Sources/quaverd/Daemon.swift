@@ -75,6 +75,7 @@ final class Daemon {
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             playlists?.library = library
+            history?.musicBrainzTags = library.map(Self.musicBrainzTags)
             connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
                                                          + (playlists.map { [$0.interface] } ?? [])))
             restoreThenEnqueue(into: player)
@@ -204,6 +205,14 @@ final class Daemon {
             sender.start()
         }
         return history
+    }
+
+    /// What the library read of a track's MusicBrainz ids, for its listens.
+    private static func musicBrainzTags(_ library: MusicLibrary) -> (String) -> MusicBrainzTags? {
+        { uri in
+            guard let ids = (try? library.catalog().track(uri: uri))?.musicBrainz else { return nil }
+            return MusicBrainzTags(recording: ids.recording, release: ids.album, artist: ids.artist)
+        }
     }
 
     /// `[scrobble]`: nil when no server is set, or no way to read the token is given.
