@@ -18,7 +18,7 @@ extension SavedPlaylists {
                     try this.activate(smart)
                     return reply.finish([])
                 }
-                guard let id, let playlist = this.listing[id] else {
+                guard let id, let playlist = this.fileBacked.first(where: { $0.id == id }) else {
                     throw DBusError.invalidArgs("\(args[0].objectPathValue?.rawValue ?? "?") is not a saved playlist")
                 }
                 this.load(playlist.name, reply, adding: nil, play: true, answersCount: false)

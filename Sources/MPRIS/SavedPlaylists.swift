@@ -21,6 +21,8 @@ public final class SavedPlaylists: PlayerObserver {
     let now: () -> Int64
     /// Every saved playlist by id, as last read or changed; `listedModification` is the folder's time then.
     private(set) var listing: [String: SavedPlaylist] = [:]
+    /// Playlists found among the music (`FoundPlaylists`), read-only, by id; a saved one of the same name hides one.
+    private(set) var found: [String: SavedPlaylist] = [:]
     private var listedModification: Int64 = -1
     private var refreshing = false
     /// The playlist the queue was last loaded from, until the queue is replaced by something else or cleared.
@@ -39,6 +41,7 @@ public final class SavedPlaylists: PlayerObserver {
         mpris.batcher.watch(Self.interfaceName) { [weak self] in self?.signalledValues ?? [:] }
         mpris.player.addObserver(self)
         refreshIfChanged()
+        refreshFound()
     }
 
     public func playerDidChange(_ change: PlayerChange) {
@@ -98,6 +101,20 @@ public final class SavedPlaylists: PlayerObserver {
         }
     }
 
+    /// Looks for playlists among the music again, on the worker (at start, and for each ListPlaylists).
+    func refreshFound() {
+        let folders = folder.musicFolders
+        worker.async {
+            let playlists = FoundPlaylists.find(in: folders)
+            EventLoop.main.post { [weak self] in
+                guard let self else { return }
+                let count = self.found.count
+                self.found = Dictionary(playlists.map { ($0.id, $0) }) { first, _ in first }
+                if self.found.count != count { self.mpris.batcher.markChanged(Self.interfaceName) }
+            }
+        }
+    }
+
     func replaceListing(_ playlists: [SavedPlaylist], modification: Int64) {
         let count = listing.count
         listing = Dictionary(playlists.map { ($0.id, $0) }) { first, _ in first }
@@ -106,8 +123,16 @@ public final class SavedPlaylists: PlayerObserver {
         if listing.count != count { mpris.batcher.markChanged(Self.interfaceName) }
     }
 
+    /// Quaver's own playlist of that name, else one found among the music.
     func playlist(named name: PlaylistName) -> SavedPlaylist? {
-        listing.values.first { $0.name == name }
+        listing.values.first { $0.name == name } ?? found.values.first { $0.name == name }
+    }
+
+    /// A name that only a playlist found among the music has: it cannot be removed or renamed.
+    func refuseIfFound(_ name: PlaylistName) throws {
+        guard let playlist = playlist(named: name), let path = playlist.foundAt else { return }
+        throw DBusError.invalidArgs("\"\(name)\" is a playlist found among the music (\(path)), which Quaver does not change; "
+                                    + "save the queue under its name to make one of Quaver's own")
     }
 
     /// Records a playlist saved, renamed or found; `markChanged` for the count, PlaylistChanged for a new name.
@@ -135,9 +160,9 @@ public final class SavedPlaylists: PlayerObserver {
     /// reply is the number of tracks queued, or nothing (ActivatePlaylist) without `answersCount`.
     func load(_ name: PlaylistName, _ reply: PendingReply, adding position: (() -> QueuePosition)?, play: Bool,
               answersCount: Bool = true) {
-        let folder = folder
+        let folder = folder, foundAt = playlist(named: name)?.foundAt
         perform(reply, { () throws -> (PreparedEntries, Int) in
-            let (entries, skipped) = try folder.read(name)
+            let (entries, skipped) = try folder.read(name, found: foundAt)
             return (PreparedEntries(entries), skipped.count)
         }, then: { [weak self] prepared, skipped in
             guard let self else { throw DBusError.failed("the player is shutting down") }
@@ -187,9 +212,15 @@ public final class SavedPlaylists: PlayerObserver {
         SmartPlaylist.allCases.filter { $0.needsLibrary ? library != nil : mpris.listeningHistory != nil }
     }
 
-    /// Saved and smart playlists together, as MPRIS lists them.
+    /// Saved playlists, and those found among the music that no saved one hides.
+    var fileBacked: [SavedPlaylist] {
+        let saved = Set(listing.values.map(\.name))
+        return Array(listing.values) + found.values.filter { !saved.contains($0.name) }
+    }
+
+    /// Saved, found and smart playlists together, as MPRIS lists them.
     var everyPlaylist: [SavedPlaylist] {
-        Array(listing.values) + smartPlaylists.compactMap(\.listed)
+        fileBacked + smartPlaylists.compactMap(\.listed)
     }
 
     // MARK: Values on the bus
@@ -207,7 +238,7 @@ public final class SavedPlaylists: PlayerObserver {
 
     private var signalledValues: [String: DBusValue] {
         let active = activeID.flatMap { id in everyPlaylist.first { $0.id == id } }
-        return ["PlaylistCount": .uint32(UInt32(clamping: listing.count + smartPlaylists.count)),
+        return ["PlaylistCount": .uint32(UInt32(clamping: everyPlaylist.count)),
                 "ActivePlaylist": .structure([.boolean(active != nil), Self.value(of: active)])]
     }
 

@@ -55,12 +55,21 @@ public struct PlaylistFolder: Sendable {
         return saved
     }
 
-    /// The playlist's tracks, with the lengths it gives; entries whose files are gone are in `skipped`.
-    public func read(_ name: PlaylistName) throws(PlaylistStoreError) -> (entries: [QueueEntry], skipped: [SkippedEntry]) {
-        guard try describe(name) != nil else { throw .notFound(name.text) }
+    /// The playlist's tracks, with the lengths it gives; entries whose files are gone are in `skipped`. Without
+    /// a saved playlist of that name, one found among the music (`found`) is read where it is.
+    public func read(_ name: PlaylistName, found: String? = nil) throws(PlaylistStoreError)
+        -> (entries: [QueueEntry], skipped: [SkippedEntry]) {
+        let file: String
+        if try describe(name) != nil {
+            file = path + "/" + name.fileName
+        } else if let found {
+            file = found
+        } else {
+            throw .notFound(name.text)
+        }
         let list: MediaList
         do {
-            list = try PlaylistFile.read(path: path + "/" + name.fileName)
+            list = try PlaylistFile.read(path: file)
         } catch {
             throw .file(error.description)
         }
@@ -90,8 +99,13 @@ public struct PlaylistFolder: Sendable {
 
     /// FNV-1a of the name, for a file saved by hand without an id: stable as long as it keeps its name.
     static func derivedID(_ name: PlaylistName) -> String {
+        derivedID(name.text)
+    }
+
+    /// FNV-1a of `text` (a name, or a found playlist's path) in 16 hexadecimal digits.
+    static func derivedID(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.text.utf8 {
+        for byte in text.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return hex(hash)
