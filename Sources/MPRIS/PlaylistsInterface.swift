@@ -59,7 +59,7 @@ extension SavedPlaylists {
         refreshIfChanged()
         let ordered = reverse ? sorted.reversed() : sorted
         let page = ordered.dropFirst(index).prefix(maxCount)
-        return .array(element: "(oss)", page.map(Self.value(of:)))
+        return .array(element: "(oss)", page.map(value(of:)))
     }
 
     private func sorted(by order: String) -> [SavedPlaylist]? {

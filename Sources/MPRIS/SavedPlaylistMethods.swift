@@ -13,8 +13,11 @@ extension SavedPlaylists {
             later("SavePlaylist", [Argument("name", "s")], outputs: [Argument("id", "o")]) { this, args, reply in
                 let name = try Self.name(args[0])
                 let tracks = this.mpris.player.queueSnapshot, folder = this.folder, now = this.now()
-                this.perform(reply, { try folder.save(tracks, as: name, now: now) }, then: { saved in
-                    this.update(saved)
+                this.perform(reply, { () throws -> (SavedPlaylist, String?) in
+                    let saved = try folder.save(tracks, as: name, now: now)
+                    return (saved, this.icon(of: saved))
+                }, then: { saved, icon in
+                    this.update(saved, icon: icon)
                     return [.objectPath(Self.path(of: saved))]
                 })
             },
@@ -53,7 +56,7 @@ extension SavedPlaylists {
                 let name = try Self.name(args[0]), newName = try Self.name(args[1]), folder = this.folder
                 try this.refuseIfFound(name)
                 this.perform(reply, { try folder.rename(name, to: newName) }, then: { renamed in
-                    this.update(renamed)
+                    this.update(renamed, icon: this.icons[renamed.id])
                     return []
                 })
             },

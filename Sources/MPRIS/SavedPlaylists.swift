@@ -18,6 +18,10 @@ public final class SavedPlaylists: PlayerObserver {
     let mpris: MPRISService
     let folder: PlaylistFolder
     private let worker = DispatchQueue(label: "quaver.playlists")
+    /// The cover beside each playlist's first track, looked up on the worker with listings of its own (the adapter's
+    /// `ArtworkCache` belongs to the loop); `icons` by playlist id, on the loop.
+    private let workerArtwork: ArtworkCache
+    private(set) var icons: [String: String] = [:]
     let now: () -> Int64
     /// Every saved playlist by id, as last read or changed; `listedModification` is the folder's time then.
     private(set) var listing: [String: SavedPlaylist] = [:]
@@ -38,6 +42,7 @@ public final class SavedPlaylists: PlayerObserver {
         self.mpris = mpris
         self.folder = folder
         self.now = now
+        workerArtwork = ArtworkCache(directory: mpris.configuration.artwork.directory)
         mpris.batcher.watch(Self.interfaceName) { [weak self] in self?.signalledValues ?? [:] }
         mpris.player.addObserver(self)
         refreshIfChanged()
@@ -92,10 +97,12 @@ public final class SavedPlaylists: PlayerObserver {
         guard modification != listedModification, !refreshing else { return }
         refreshing = true
         let folder = folder
-        worker.async {
+        worker.async { [workerArtwork] in
             let playlists = (try? folder.list()) ?? []
+            let icons = Self.icons(of: playlists, workerArtwork)
             EventLoop.main.post { [weak self] in
                 self?.refreshing = false
+                self?.icons.merge(icons) { $1 }
                 self?.replaceListing(playlists, modification: modification)
             }
         }
@@ -104,15 +111,31 @@ public final class SavedPlaylists: PlayerObserver {
     /// Looks for playlists among the music again, on the worker (at start, and for each ListPlaylists).
     func refreshFound() {
         let folders = folder.musicFolders
-        worker.async {
+        worker.async { [workerArtwork] in
             let playlists = FoundPlaylists.find(in: folders)
+            let icons = Self.icons(of: playlists, workerArtwork)
             EventLoop.main.post { [weak self] in
                 guard let self else { return }
+                self.icons.merge(icons) { $1 }
                 let count = self.found.count
                 self.found = Dictionary(playlists.map { ($0.id, $0) }) { first, _ in first }
                 if self.found.count != count { self.mpris.batcher.markChanged(Self.interfaceName) }
             }
         }
+    }
+
+    /// On the worker: the `file://` URL of the cover beside each playlist's first track, where there is one.
+    private static func icons(of playlists: [SavedPlaylist], _ artwork: ArtworkCache) -> [String: String] {
+        var icons: [String: String] = [:]
+        for playlist in playlists {
+            icons[playlist.id] = playlist.firstURI.flatMap { artwork.folderCover(besides: $0)?.absoluteString }
+        }
+        return icons
+    }
+
+    /// The icon of one playlist just saved, on the worker.
+    func icon(of playlist: SavedPlaylist) -> String? {
+        Self.icons(of: [playlist], workerArtwork)[playlist.id]
     }
 
     func replaceListing(_ playlists: [SavedPlaylist], modification: Int64) {
@@ -135,13 +158,14 @@ public final class SavedPlaylists: PlayerObserver {
                                     + "save the queue under its name to make one of Quaver's own")
     }
 
-    /// Records a playlist saved, renamed or found; `markChanged` for the count, PlaylistChanged for a new name.
-    func update(_ playlist: SavedPlaylist) {
+    /// Records a playlist saved or renamed; `markChanged` for the count, PlaylistChanged for a new name or icon.
+    func update(_ playlist: SavedPlaylist, icon: String?) {
+        let oldIcon = icons.updateValue(icon ?? "", forKey: playlist.id)
         let old = listing.updateValue(playlist, forKey: playlist.id)
         listedModification = folder.folderModification
         if old == nil { return mpris.batcher.markChanged(Self.interfaceName) }
-        guard old?.name != playlist.name else { return }
-        mpris.emit(Self.interfaceName, "PlaylistChanged", [Self.value(of: playlist)])
+        guard old?.name != playlist.name || oldIcon != icon ?? "" else { return }
+        mpris.emit(Self.interfaceName, "PlaylistChanged", [value(of: playlist)])
         if activeID == playlist.id { mpris.batcher.markChanged(Self.interfaceName) }
     }
 
@@ -225,11 +249,12 @@ public final class SavedPlaylists: PlayerObserver {
 
     // MARK: Values on the bus
 
-    static func value(of playlist: SavedPlaylist?) -> DBusValue {
+    /// A `Playlist` (`(oss)`: id, name, icon URL or empty); the spec's invalid one for none.
+    func value(of playlist: SavedPlaylist?) -> DBusValue {
         guard let playlist else {
             return .structure([.objectPath(ObjectPath(stringLiteral: ControlAPI.PlaylistPath.none)), .string(""), .string("")])
         }
-        return .structure([.objectPath(path(of: playlist)), .string(playlist.name.text), .string("")])
+        return .structure([.objectPath(Self.path(of: playlist)), .string(playlist.name.text), .string(icons[playlist.id] ?? "")])
     }
 
     static func path(of playlist: SavedPlaylist) -> ObjectPath {
@@ -239,7 +264,7 @@ public final class SavedPlaylists: PlayerObserver {
     private var signalledValues: [String: DBusValue] {
         let active = activeID.flatMap { id in everyPlaylist.first { $0.id == id } }
         return ["PlaylistCount": .uint32(UInt32(clamping: everyPlaylist.count)),
-                "ActivePlaylist": .structure([.boolean(active != nil), Self.value(of: active)])]
+                "ActivePlaylist": .structure([.boolean(active != nil), value(of: active)])]
     }
 
     func signalled(_ name: String) throws -> DBusValue {

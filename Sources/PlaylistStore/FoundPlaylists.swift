@@ -34,8 +34,8 @@ public enum FoundPlaylists {
               let modified = (attributes[.modificationDate] as? Date).map({ Int64($0.timeIntervalSince1970) }) else {
             return nil
         }
-        let entries = (try? PlaylistFile.read(path: path).entries.count) ?? 0
-        return SavedPlaylist(id: PlaylistFolder.derivedID(path), name: name, entryCount: entries, created: modified,
-                             modified: modified, foundAt: path)
+        let entries = (try? PlaylistFile.read(path: path).entries) ?? []
+        return SavedPlaylist(id: PlaylistFolder.derivedID(path), name: name, entryCount: entries.count, created: modified,
+                             modified: modified, foundAt: path, firstURI: entries.first?.uri)
     }
 }

@@ -40,7 +40,8 @@ public struct PlaylistFolder: Sendable {
         let header = PlaylistText.header(of: file.bytes)
         return SavedPlaylist(id: header.id ?? Self.derivedID(name), name: name,
                              entryCount: PlaylistText.entryCount(of: file.bytes),
-                             created: header.created ?? file.changed, modified: file.modified)
+                             created: header.created ?? file.changed, modified: file.modified,
+                             firstURI: firstURI(in: file.bytes))
     }
 
     /// Writes `tracks` as `name`, over any playlist of that name (whose id and creation time it keeps).
@@ -77,6 +78,17 @@ public struct PlaylistFolder: Sendable {
             QueueEntry(uri: entry.uri, duration: entry.lengthSeconds.map { Duration.seconds($0) })
         }
         return (entries, list.skipped)
+    }
+
+    /// The first entry that names an existing file or a URL, as the reader resolves it (a file gone is skipped).
+    private func firstURI(in bytes: [UInt8]) -> String? {
+        for line in bytes.prefix(16_384).split(separator: UInt8(ascii: "\n")).prefix(PlaylistText.firstEntriesTried) {
+            let text = String(decoding: line, as: UTF8.self)
+            guard !text.hasPrefix("#") else { continue }
+            let list = PlaylistFile.parse(text: text, format: .m3u, playlistPath: path + "/x.m3u8")
+            if let uri = list.entries.first?.uri { return uri }
+        }
+        return nil
     }
 
     public func remove(_ name: PlaylistName) throws(PlaylistStoreError) {

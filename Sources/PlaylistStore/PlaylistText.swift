@@ -17,6 +17,8 @@ import PlayerCore
 struct PlaylistText {
     static let idKey = "#QUAVER-ID:"
     static let createdKey = "#QUAVER-CREATED:"
+    /// Lines looked at for the first track (whose cover is the icon): the header and a few missing files.
+    static let firstEntriesTried = 24
 
     /// The folder the playlist file is in, absolute, as bytes.
     let folder: [UInt8]

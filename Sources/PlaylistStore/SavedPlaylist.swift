@@ -11,13 +11,17 @@ public struct SavedPlaylist: Equatable, Sendable {
     public let modified: Int64
     /// Where a playlist found among the music is (`FoundPlaylists`): read-only. Nil for Quaver's own.
     public let foundAt: String?
+    /// The URI of its first track, whose album's cover is the playlist's icon.
+    public let firstURI: String?
 
-    public init(id: String, name: PlaylistName, entryCount: Int, created: Int64, modified: Int64, foundAt: String? = nil) {
+    public init(id: String, name: PlaylistName, entryCount: Int, created: Int64, modified: Int64, foundAt: String? = nil,
+                firstURI: String? = nil) {
         self.id = id
         self.name = name
         self.entryCount = entryCount
         self.created = created
         self.modified = modified
         self.foundAt = foundAt
+        self.firstURI = firstURI
     }
 }

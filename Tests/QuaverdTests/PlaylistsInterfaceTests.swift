@@ -25,18 +25,22 @@ final class PlaylistsInterfaceTests: XCTestCase {
     private static let smartPrefix = ControlAPI.PlaylistPath.prefix + String(repeating: "0", count: 31)
 
     /// Three playlists written by hand: names, creation times (header) and modification times in three different
-    /// orders, so each ordering gives its own.
+    /// orders, so each ordering gives its own. Each is written whole beside the folder, then moved in, as a file
+    /// manager would: the daemon never lists one half-written.
     private func writePlaylists() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let staging = daemon.home.url.appendingPathComponent("staging")
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         let files: [(name: String, id: String, created: Int, modified: Int)] = [
             ("beta", "bbbbbbbbbbbbbbbb", 300, 1_000), ("Alpha", "aaaaaaaaaaaaaaaa", 200, 3_000), ("gamma", "cccccccccccccccc", 100, 2_000)]
         for (index, file) in files.enumerated() {
-            let url = folder.appendingPathComponent(file.name + ".m3u8")
+            let url = staging.appendingPathComponent(file.name + ".m3u8")
             let text = "#EXTM3U\n#QUAVER-ID:\(file.id)\n#QUAVER-CREATED:\(file.created)\n" + uris[index...].map {
                 URL(string: $0)!.path + "\n" }.joined()
             try text.write(to: url, atomically: false, encoding: .utf8)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: TimeInterval(file.modified))],
                                                   ofItemAtPath: url.path)
+            try FileManager.default.moveItem(at: url, to: folder.appendingPathComponent(url.lastPathComponent))
         }
         daemon.waitUntil("the playlists are listed") {
             (try? daemon.get("PlaylistCount", Self.interface).int64Value) == 3 + Self.smartCount
@@ -72,7 +76,13 @@ final class PlaylistsInterfaceTests: XCTestCase {
         XCTAssertEqual(try daemon.get("PlaylistCount", Self.interface), .uint32(UInt32(Self.smartCount)))
         XCTAssertEqual(try daemon.get("Orderings", Self.interface).stringArrayValue, ["Alphabetical", "CreationDate", "ModifiedDate"])
         XCTAssertEqual(try daemon.get("ActivePlaylist", Self.interface), noPlaylist)
+        let cover = daemon.home.url.appendingPathComponent("Music/Album/cover.png")
+        try FileManager.default.copyItem(at: try Media.fixtures().cover, to: cover)
         try writePlaylists()
+        let listed = try daemon.call("GetPlaylists", [.uint32(0), .uint32(10), .string("Alphabetical"), .boolean(false)],
+                                     on: Self.interface).first?.arrayValue?.compactMap(\.arrayValue) ?? []
+        let icons = listed.filter { $0[0].objectPathValue?.rawValue.hasPrefix(Self.smartPrefix) == false }.map { $0[2].stringValue }
+        XCTAssertEqual(icons, Array(repeating: cover.absoluteString, count: 3), "the cover beside the first track")
 
         XCTAssertEqual(try names(0, 10, "Alphabetical"), ["Alpha", "beta", "gamma"])
         XCTAssertEqual(try names(0, 10, "Alphabetical", reverse: true), ["gamma", "beta", "Alpha"])
