@@ -120,10 +120,11 @@ final class Daemon {
                                   serverHint: "Start snapserver with the source \(source) in snapserver.conf")
     }
 
-    /// The cache and state folders, once, at start (the umask covers what is created from now on). The
+    /// The cache, state and data folders (the data one holds saved playlists, whose URLs may carry passwords),
+    /// once, at start (the umask covers what is created from now on). The
     /// config folder is the user's own, where the daemon writes nothing: it is left as it is.
     private func makeFoldersPrivate() {
-        for base in [BaseDirectory.cache, .state] {
+        for base in [BaseDirectory.cache, .state, .data] {
             do {
                 if let tightened = try base.makeQuaverFolderPrivate() { log.notice("\(tightened)") }
             } catch {
