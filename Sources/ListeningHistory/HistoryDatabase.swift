@@ -93,6 +93,12 @@ public final class HistoryDatabase {
         ALTER TABLE listens ADD COLUMN release_mbid TEXT;
         ALTER TABLE listens ADD COLUMN artist_mbid TEXT;
         """,
+        """
+        CREATE TABLE playlist_plays (
+            playlist_id TEXT PRIMARY KEY NOT NULL,
+            last_played INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     private let database: Database
@@ -159,6 +165,21 @@ public final class HistoryDatabase {
             try ensure(uri, at: time)
             try database.run("UPDATE tracks SET rating = ? WHERE uri = ?", [Self.integer(stars), .text(uri)])
         }
+    }
+
+    /// A playlist (by its id) was played at `time`: MPRIS Playlists' LastPlayDate ordering.
+    public func recordPlaylistPlayed(_ id: String, at time: Int64) throws {
+        try database.run("INSERT OR REPLACE INTO playlist_plays (playlist_id, last_played) VALUES (?, ?)",
+                         [.text(id), .integer(time)])
+    }
+
+    /// When each playlist was last played, by id.
+    public func playlistPlays() throws -> [String: Int64] {
+        var plays: [String: Int64] = [:]
+        for row in try database.query("SELECT playlist_id, last_played FROM playlist_plays") {
+            if let id = row.text(0), let time = row.integer(1) { plays[id] = time }
+        }
+        return plays
     }
 
     /// The oldest listens not sent yet, oldest first.

@@ -17,6 +17,8 @@ public final class HistoryRecorder: PlayerObserver {
     private var counter: ListenCounter?
     private var ticker: LoopSource?
     public private(set) var tracks: [String: TrackHistory] = [:]
+    /// When each playlist (by id) was last played.
+    public private(set) var playlistPlays: [String: Int64] = [:]
 
     /// A track's history changed (URI): its MPRIS metadata is out of date.
     public var onTrackChanged: ((String) -> Void)?
@@ -42,13 +44,17 @@ public final class HistoryRecorder: PlayerObserver {
     /// Reads the file's history on the history queue; it joins what the loop recorded meanwhile.
     public func load() {
         queue.async { [database, log] in
-            let stored: [String: TrackHistory]
-            do { stored = try database?.all() ?? [:] } catch {
+            let stored: [String: TrackHistory], plays: [String: Int64]
+            do {
+                stored = try database?.all() ?? [:]
+                plays = try database?.playlistPlays() ?? [:]
+            } catch {
                 log.error("the listening history cannot be read: \(error)")
                 return
             }
             EventLoop.main.post { [weak self] in
                 self?.tracks.merge(stored) { mine, _ in mine }
+                self?.playlistPlays.merge(plays) { mine, _ in mine }
                 self?.noteQueued()
             }
         }
@@ -81,6 +87,13 @@ public final class HistoryRecorder: PlayerObserver {
         tracks[uri, default: TrackHistory(firstAdded: time)].rating = stars
         onTrackChanged?(uri)
         write("a rating") { try $0.setRating(uri, stars, at: time) }
+    }
+
+    /// A playlist was loaded to be played.
+    public func playlistPlayed(_ id: String) {
+        let time = now()
+        playlistPlays[id] = time
+        write("a playlist played") { try $0.recordPlaylistPlayed(id, at: time) }
     }
 
     // MARK: Counting

@@ -6,9 +6,11 @@ import PlaylistStore
 /// each file, so they stay the same across restarts and renames. ActivatePlaylist replaces the queue with the
 /// playlist and plays it; ActivePlaylist names it until the queue is replaced by something else or cleared.
 extension SavedPlaylists {
-    /// The orderings GetPlaylists honours. LastPlayDate and UserDefined are left out: nothing records when a
-    /// playlist was last played, and there is no order of the user's own.
-    static let orderings = ["Alphabetical", "CreationDate", "ModifiedDate"]
+    /// The orderings GetPlaylists honours: LastPlayDate when the listening history is kept (it records when each
+    /// playlist was loaded to be played). UserDefined is left out: there is no order of the user's own.
+    var orderings: [String] {
+        ["Alphabetical", "CreationDate", "ModifiedDate"] + (mpris.listeningHistory != nil ? ["LastPlayDate"] : [])
+    }
 
     public var interface: InterfaceDescription {
         InterfaceDescription(name: Self.interfaceName, methods: [
@@ -33,7 +35,9 @@ extension SavedPlaylists {
             },
         ], properties: [
             property("PlaylistCount", "u"),
-            InterfaceDescription.Property(name: "Orderings", type: "as") { .stringArray(Self.orderings) },
+            InterfaceDescription.Property(name: "Orderings", type: "as") { [weak self] in
+                .stringArray(self?.orderings ?? [])
+            },
             property("ActivePlaylist", "(b(oss))"),
         ], signals: [
             SignalDescription(name: "PlaylistChanged", arguments: [Argument("Playlist", "(oss)")]),
@@ -53,7 +57,7 @@ extension SavedPlaylists {
         let index = Int(arguments[0].int64Value ?? 0), maxCount = Int(arguments[1].int64Value ?? 0)
         let order = arguments[2].stringValue ?? "", reverse = arguments[3].boolValue ?? false
         guard let sorted = sorted(by: order) else {
-            let known = Self.orderings.joined(separator: ", ")
+            let known = orderings.joined(separator: ", ")
             throw DBusError.invalidArgs("unknown ordering \"\(order.prefix(64))\": one of \(known)")
         }
         refreshIfChanged()
@@ -71,6 +75,10 @@ extension SavedPlaylists {
         case "Alphabetical": return all.sorted(by: byName)
         case "CreationDate": return all.sorted { $0.created != $1.created ? $0.created < $1.created : byName($0, $1) }
         case "ModifiedDate": return all.sorted { $0.modified != $1.modified ? $0.modified < $1.modified : byName($0, $1) }
+        case "LastPlayDate" where orderings.contains(order):
+            let plays = mpris.listeningHistory?.playlistPlays ?? [:]
+            let played = { (playlist: SavedPlaylist) in plays[playlist.id] ?? 0 }
+            return all.sorted { played($0) != played($1) ? played($0) < played($1) : byName($0, $1) }
         default: return nil
         }
     }

@@ -206,6 +206,7 @@ public final class SavedPlaylists: PlayerObserver {
         defer { replacingQueue = false }
         let ids = mpris.player.replace(with: entries)
         activeID = id
+        if let id { mpris.listeningHistory?.playlistPlayed(id) }
         mpris.batcher.markChanged(Self.interfaceName)
         return ids
     }

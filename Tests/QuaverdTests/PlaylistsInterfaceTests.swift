@@ -74,7 +74,8 @@ final class PlaylistsInterfaceTests: XCTestCase {
 
     func testOrderingsPagesAndBadArguments() throws {
         XCTAssertEqual(try daemon.get("PlaylistCount", Self.interface), .uint32(UInt32(Self.smartCount)))
-        XCTAssertEqual(try daemon.get("Orderings", Self.interface).stringArrayValue, ["Alphabetical", "CreationDate", "ModifiedDate"])
+        XCTAssertEqual(try daemon.get("Orderings", Self.interface).stringArrayValue,
+                       ["Alphabetical", "CreationDate", "ModifiedDate", "LastPlayDate"])
         XCTAssertEqual(try daemon.get("ActivePlaylist", Self.interface), noPlaylist)
         let cover = daemon.home.url.appendingPathComponent("Music/Album/cover.png")
         try FileManager.default.copyItem(at: try Media.fixtures().cover, to: cover)
@@ -97,7 +98,7 @@ final class PlaylistsInterfaceTests: XCTestCase {
         XCTAssertEqual(try names(0, 0, "Alphabetical"), [])
 
         let tracks = daemon.tracks
-        assertError("GetPlaylists", [.uint32(0), .uint32(10), .string("LastPlayDate"), .boolean(false)], "InvalidArgs",
+        assertError("GetPlaylists", [.uint32(0), .uint32(10), .string("UserDefined"), .boolean(false)], "InvalidArgs",
                     "unknown ordering")
         assertError("GetPlaylists", [.uint32(0), .uint32(10), .string(""), .boolean(false)], "InvalidArgs", "unknown ordering")
         assertError("GetPlaylists", [.uint32(0), .uint32(10)], "InvalidArgs", "")
@@ -129,6 +130,7 @@ final class PlaylistsInterfaceTests: XCTestCase {
         let active = DBusValue.structure([.boolean(true), .structure([alpha, .string("Alpha"), .string("")])])
         XCTAssertEqual(try daemon.get("ActivePlaylist", Self.interface), active)
         XCTAssertTrue(EventLoop.main.run(until: { properties.contains { $0["ActivePlaylist"] == active } }, timeout: 10))
+        XCTAssertEqual(try names(0, 10, "LastPlayDate"), ["beta", "gamma", "Alpha"], "never played first, then by last play")
 
         try daemon.call("RenamePlaylist", [.string("Alpha"), .string("Zeta")], on: ControlAPI.quaverInterface)
         XCTAssertTrue(EventLoop.main.run(until: { !changed.isEmpty }, timeout: 10))
