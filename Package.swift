@@ -80,10 +80,10 @@ let package = Package(
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
         .target(name: "BaseDirectories", swiftSettings: v5),
         .target(name: "Playlists", dependencies: ["ControlAPI"], swiftSettings: v5),
-        // The user's saved playlists: M3U8 files in $XDG_DATA_HOME/quaver/playlists, written atomically.
-        .target(name: "PlaylistStore", dependencies: ["PlayerCore", "ControlAPI", "Playlists", "BaseDirectories"], swiftSettings: v5),
         // Cover images vetted before they are shown: format and pixel size from the header, files not followed.
         .target(name: "CoverArt", swiftSettings: v5),
+        // The user's saved playlists: M3U8 files in $XDG_DATA_HOME/quaver/playlists, written atomically.
+        .target(name: "PlaylistStore", dependencies: ["PlayerCore", "ControlAPI", "Playlists", "BaseDirectories"], swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", "PublicText", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -105,7 +105,7 @@ let package = Package(
                 dependencies: ["PlayerCore", "ControlAPI", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration",
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration", "PublicText",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // Track-change notifications on the desktop (org.freedesktop.Notifications).

@@ -12,9 +12,9 @@ import DesktopNotifications
 import EventLoop
 import Foundation
 import GStreamerEngine
+import Library
 import ListeningHistory
 import Scrobbling
-import Library
 import RemoteMedia
 import Logging
 import MPRIS
@@ -63,6 +63,12 @@ final class Daemon {
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = makeNotifier(player, connection, artwork)
             recorder = makeRecorder(player)
+            let sleepTimer = SleepTimer(player: player, clock: WallClock(),
+                                        fade: .milliseconds(Int64(settings.playback.sleepFadeSeconds * 1000)))
+            recorder?.sleepTimer = sleepTimer
+            let outputs = desktop.outputSelector
+            recorder?.outputRestored = { outputs.restore($0) }
+            outputs.choiceChanged = { [weak recorder] in recorder?.chosenOutput = $0 }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
                 artwork: artwork,
@@ -71,7 +77,9 @@ final class Daemon {
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let history = makeHistory(player, service)
             let playlists = makeSavedPlaylists(service)
-            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
+                                         parts: [SleepTimerControl(timer: sleepTimer, player: player),
+                                                 OutputsControl(selector: outputs)])
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             playlists?.library = library
@@ -86,14 +94,14 @@ final class Daemon {
             connection.onDisconnect = { [weak self] in self?.stop("lost the D-Bus connection", status: 1) }
             // libdbus reads DBUS_SYSTEM_BUS_ADDRESS, which is how tests hand us a fake logind.
             try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
-                              saveState: { [weak self] in self?.saveNow() })
+                              keepAwakeWhilePlaying: settings.power.keepAwakeWhilePlaying, saveState: { [weak self] in self?.saveNow() })
             log.info("serving \(ControlAPI.busName) on \(options.busAddress ?? "the session bus")")
             let watchdog = ServiceWatchdog(environment: ProcessInfo.processInfo.environment)
             EventLoop.main.run()
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history, sleepTimer)) {}  // the player holds its observers weakly
             library?.stop()
             recorder?.finish()
             shutDown(player, connection)
@@ -185,6 +193,26 @@ final class Daemon {
         }
     }
 
+    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
+    /// Lines from the scanner's threads are logged on the loop.
+    private func makeLibrary() -> MusicLibrary? {
+        let folders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
+        guard !folders.isEmpty else {
+            log.info("the music library is off: [library] folders names no folder")
+            return nil
+        }
+        do {
+            let library = MusicLibrary(folders: folders, index: try MusicLibrary.standardIndex()) { [log] line in
+                EventLoop.main.post { log.warning("\(line)") }
+            }
+            log.info("music library: \(folders.joined(separator: ", "))")
+            return library
+        } catch {
+            log.error("the music library is off: \(error)")
+            return nil
+        }
+    }
+
     /// The listening history in `$XDG_STATE_HOME/quaver/history.db`, published in MPRIS Metadata; without the file
     /// (no home folder, a disk error) nothing is counted and everything else works.
     private func makeHistory(_ player: Player, _ service: MPRISService) -> HistoryRecorder? {
@@ -246,26 +274,6 @@ final class Daemon {
             return SavedPlaylists(mpris: service, folder: folder) { Int64(Date().timeIntervalSince1970) }
         } catch {
             log.error("playlists cannot be saved: \(error)")
-            return nil
-        }
-    }
-
-    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
-    /// Lines from the scanner's threads are logged on the loop.
-    private func makeLibrary() -> MusicLibrary? {
-        let folders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
-        guard !folders.isEmpty else {
-            log.info("the music library is off: [library] folders names no folder")
-            return nil
-        }
-        do {
-            let library = MusicLibrary(folders: folders, index: try MusicLibrary.standardIndex()) { [log] line in
-                EventLoop.main.post { log.warning("\(line)") }
-            }
-            log.info("music library: \(folders.joined(separator: ", "))")
-            return library
-        } catch {
-            log.error("the music library is off: \(error)")
             return nil
         }
     }
