@@ -201,7 +201,7 @@ public final class SavedPlaylists: PlayerObserver {
         })
     }
 
-    private func replace(with entries: PreparedEntries, activating id: String?) -> [TrackID] {
+    func replace(with entries: PreparedEntries, activating id: String?) -> [TrackID] {
         replacingQueue = true
         defer { replacingQueue = false }
         let ids = mpris.player.replace(with: entries)
@@ -217,24 +217,6 @@ public final class SavedPlaylists: PlayerObserver {
         let ids = mpris.player.add(entries, at: position)
         mpris.endEditInSlices {}
         return ids
-    }
-
-    /// Replaces the queue with a smart playlist's tracks now and plays them; none found is an error.
-    func activate(_ smart: SmartPlaylist) throws {
-        let uris: [String]
-        do {
-            uris = try smart.uris(history: mpris.listeningHistory, library: library)
-        } catch {
-            throw DBusError.failed("\(smart.name) cannot be read from the library (\(error)); the queue is unchanged")
-        }
-        guard !uris.isEmpty else { throw DBusError.failed("\(smart.name) has no tracks yet; the queue is unchanged") }
-        _ = replace(with: PreparedEntries(uris.map { QueueEntry(uri: $0) }), activating: smart.id)
-        mpris.player.play()
-    }
-
-    /// The smart playlists whose source is there: the history's when it is kept, the library's when there is one.
-    var smartPlaylists: [SmartPlaylist] {
-        SmartPlaylist.allCases.filter { $0.needsLibrary ? library != nil : mpris.listeningHistory != nil }
     }
 
     /// Saved playlists, and those found among the music that no saved one hides.

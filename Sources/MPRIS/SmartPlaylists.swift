@@ -1,5 +1,6 @@
 import DBus
 import Library
+import PlayerCore
 import PlaylistStore
 
 /// Playlists computed when they are played, listed on MPRIS Playlists beside the saved ones: from the listening
@@ -51,5 +52,25 @@ enum SmartPlaylist: Int, CaseIterable {
             let played = Set(known.filter { $0.statistics.playCount > 0 }.map(\.uri))
             return Array((try library?.catalog().uris(SearchQuery("")) ?? []).lazy.filter { !played.contains($0) }.prefix(Self.size))
         }
+    }
+}
+
+extension SavedPlaylists {
+    /// Replaces the queue with a smart playlist's tracks now and plays them; none found is an error.
+    func activate(_ smart: SmartPlaylist) throws {
+        let uris: [String]
+        do {
+            uris = try smart.uris(history: mpris.listeningHistory, library: library)
+        } catch {
+            throw DBusError.failed("\(smart.name) cannot be read from the library (\(error)); the queue is unchanged")
+        }
+        guard !uris.isEmpty else { throw DBusError.failed("\(smart.name) has no tracks yet; the queue is unchanged") }
+        _ = replace(with: PreparedEntries(uris.map { QueueEntry(uri: $0) }), activating: smart.id)
+        mpris.player.play()
+    }
+
+    /// The smart playlists whose source is there: the history's when it is kept, the library's when there is one.
+    var smartPlaylists: [SmartPlaylist] {
+        SmartPlaylist.allCases.filter { $0.needsLibrary ? library != nil : mpris.listeningHistory != nil }
     }
 }
