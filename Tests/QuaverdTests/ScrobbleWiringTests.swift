@@ -1,6 +1,7 @@
 import ControlAPI
 import DBus
 import Foundation
+import ListeningHistory
 import TestSupport
 import XCTest
 
@@ -52,5 +53,35 @@ final class ScrobbleWiringTests: XCTestCase {
         let received = try XCTUnwrap(requests[2]["time"] as? Double)
         print(String(format: "listen sent %.0f ms after Metadata showed it counted (polled every few ms)", (received - counted) * 1000))
         XCTAssertFalse(daemon.process.standardError.contains(Self.token), "the token is never logged")
+    }
+
+    /// An hour of listens made while the server was away (in the history, as a daemon that could not send them
+    /// leaves them) goes out when quaverd starts again: in order, in one import, each once.
+    func testListensLeftFromAnOutageAreSentAtStart() throws {
+        let server = try TestServer("listenbrainz", arguments: [Self.token])
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let tokenFile = home.path + "/listenbrainz-token"
+        FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600])
+        try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
+        let times = (0..<15).map { 1_700_000_000 + Int64($0) * 240 }
+        do {
+            let history = try HistoryDatabase.open(path: home.path + "/state/quaver/history.db", now: 0) { XCTFail($0) }
+            for time in times {
+                try history.recordListen(Listen(listenedAt: time, uri: "file:///m/\(time).flac", artist: "A", title: "T",
+                                                album: nil, durationSeconds: 240, trackNumber: nil))
+            }
+        }
+        let daemon = try RunningDaemon(home: home)
+        var requests: [[String: Any]] = []
+        daemon.waitUntil("the listens are sent") {
+            requests = server.requestLog.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return !requests.isEmpty
+        }
+        XCTAssertEqual(requests.map { $0["type"] as? String }, ["import"])
+        let sent = (requests.first?["listens"] as? [[String: Any]] ?? []).compactMap { ($0["listened_at"] as? NSNumber)?.int64Value }
+        XCTAssertEqual(sent, times)
+        daemon.waitUntil("they are marked sent") {
+            (try? HistoryDatabase(path: home.path + "/state/quaver/history.db").waitingCount()) == 0
+        }
     }
 }
