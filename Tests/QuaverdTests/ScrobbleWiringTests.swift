@@ -29,7 +29,7 @@ final class ScrobbleWiringTests: XCTestCase {
         let daemon = try RunningDaemon(try longTaggedTracks(in: home), home: home)
         try daemon.call("Play")
         daemon.waitUntil("the first track plays") { daemon.status == "Playing" }
-        Thread.sleep(forTimeInterval: 1)  // a second of the first track: then skipped
+        daemon.waitUntil("a second of the first track, then it is skipped") { daemon.positionSeconds >= 1 }
         try daemon.call("Next")
 
         // The 40 s tone counts at 20 s: when Metadata first shows it, and when the server has it.
