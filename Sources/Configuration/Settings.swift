@@ -42,7 +42,9 @@ struct Setting {
         integer("snapcast", "port", \.snapcast.port, 1...65_535),
         sampleFormat("snapcast", "sample-format", \.snapcast.sampleFormat),
         folders("library", "folders", \.library.folders),
-        folder("playlists", "music-folder", \.playlists.musicFolder),
+        webRoot("scrobble", "listenbrainz-url", \.scrobble.listenBrainzURL),
+        absolutePath("scrobble", "token-file", \.scrobble.tokenFile),
+        anyText("scrobble", "token-command", \.scrobble.tokenCommand),
         choice("log", "level", \.log.level),
     ]
 
@@ -99,8 +101,27 @@ struct Setting {
         }
     }
 
+    /// Empty, or an http(s) URL.
+    private static func webRoot(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string, text.isEmpty || text.hasPrefix("https://") || text.hasPrefix("http://"),
+                  !text.contains(where: { $0.isWhitespace }) else { return "\"\" or an http(s) URL" }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// Any string, empty included.
+    private static func anyText(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string else { return "a string" }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
     /// Empty, or an absolute path.
-    private static func folder(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+    private static func absolutePath(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
         Setting(section: section, key: key) { value, configuration in
             guard let text = value.string, text.isEmpty || text.hasPrefix("/") else { return "\"\" or an absolute path" }
             configuration[keyPath: field] = text

@@ -161,7 +161,7 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [power], [network], [notifications], [snapcast], [library], [playlists], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [power], [network], [notifications], [snapcast], [library], [scrobble], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
         XCTAssertEqual(key.message, "unknown key; [audio] has output")
