@@ -3,7 +3,7 @@
 import ListeningHistory
 import MPRIS
 
-extension HistoryRecorder: @retroactive ListeningStatisticsSource {
+extension HistoryRecorder: ListeningStatisticsSource {
     public func statistics(of uri: String) -> ListeningStatistics? {
         tracks[uri].map(Self.statistics)
     }
