@@ -1,0 +1,84 @@
+import ControlAPI
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// What KDE Plasma 5.27's media controller applet shows of the real quaverd, and what its buttons and KDE's
+/// global media shortcuts make quaverd do. The applet's data is read from the data engine it binds to
+/// (`mpris2`, through a qmlscene probe); what it draws is kept as a screenshot.
+final class PlasmaMediaControllerTests: XCTestCase {
+    func testAppletShowsQuaverdAndItsButtonsAndShortcutsDriveIt() throws {
+        guard PlasmaDesktop.isInstalled else {
+            throw XCTSkip("KDE Plasma is not installed (scripts/deps test installs kwin-wayland, plasma-workspace, …)")
+        }
+        let plasma = try PlasmaDesktop()
+        defer { plasma.stop() }
+        try plasma.addMediaController()
+        let folder = try TemporaryDirectory(prefix: "plasma-applet")
+        let tracks = try ["One", "Two", "Three"].enumerated().map { index, name in
+            let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
+            try Media.fixtures().taggedFLAC(at: url, title: "Plasma \(name)", artist: "The Applet Testers", album: "KDE",
+                                            seconds: 30)
+            return url
+        }
+        let calls = try ChildProcess("dbus-monitor", ["--address", plasma.sessionBus.address,
+                                                      "type='method_call',interface='\(ControlAPI.playerInterface)'"],
+                                     logDirectory: folder.url, name: "dbus-monitor")
+        let started = Date()
+        let daemon = try RunningDaemon(tracks.map(\.path), bus: plasma.sessionBus)
+        let shown = try waitForApplet(plasma, "the first track with its cover") { $0.title == "Plasma One" && $0.art != nil }
+        print("quaverd start to Plasma's applet showing title, artist and cover: \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        XCTAssertEqual(shown.artist, ["The Applet Testers"])
+        XCTAssertEqual(shown.art, daemon.metadata["mpris:artUrl"]?.stringValue)
+        try saveScreenshotWithTheCover(plasma)
+
+        let first = try XCTUnwrap(daemon.currentTrack)
+        try plasma.click(.playPause)
+        daemon.waitUntil("Playing from the applet's button", { daemon.status == "Playing" })
+        try plasma.click(.playPause)
+        daemon.waitUntil("Paused from the applet's button", { daemon.status == "Paused" })
+        try plasma.click(.next)
+        daemon.waitUntil("the next track from the applet", { daemon.currentTrack != first })
+        _ = try waitForApplet(plasma, "the applet following the track change") { $0.title == "Plasma Two" }
+        try plasma.click(.previous)
+        daemon.waitUntil("the first track again from the applet", { daemon.currentTrack == first })
+
+        try plasma.invokeShortcut("playpausemedia")
+        daemon.waitUntil("Playing from KDE's play/pause shortcut", { daemon.status == "Playing" })
+        try plasma.invokeShortcut("nextmedia")
+        daemon.waitUntil("the next track from KDE's shortcut", { daemon.currentTrack != first })
+        _ = try waitForApplet(plasma, "the applet following the shortcut's track change") { $0.title == "Plasma Two" }
+        try plasma.invokeShortcut("playpausemedia")
+        daemon.waitUntil("Paused from KDE's play/pause shortcut", { daemon.status == "Paused" })
+
+        let members = calls.standardOutput.split(separator: "\n").compactMap { line in
+            line.range(of: "member=").map { String(line[$0.upperBound...].prefix { $0 != " " }) }
+        }
+        XCTAssertTrue(members.contains("Play") && members.contains("Pause"), "\(members)")
+        XCTAssertFalse(members.contains("PlayPause"), "Plasma sends Play and Pause: \(members)")
+    }
+
+    private func waitForApplet(_ plasma: PlasmaDesktop, _ what: String, timeout: Double = 20,
+                               _ condition: (PlasmaDesktop.PlayerState) -> Bool) throws -> PlasmaDesktop.PlayerState {
+        var shown: PlasmaDesktop.PlayerState?
+        if eventually(timeout: timeout, { shown = try? plasma.player("quaver"); return shown.map(condition) ?? false }), let shown {
+            return shown
+        }
+        throw TestHarnessError("timed out waiting for \(what); the applet's engine has \(String(describing: shown))")
+    }
+
+    /// The applet as the user sees it, kept as a test artifact, once its cover is drawn (it loads the file
+    /// after the metadata arrives): the fixture's cover is plain orange (#FF8000).
+    private func saveScreenshotWithTheCover(_ plasma: PlasmaDesktop) throws {
+        let folder = productsDirectory.appendingPathComponent("test-artifacts", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("plasma-media-controller.png")
+        var orange = 0.0
+        XCTAssertTrue(eventually(timeout: 20) {
+            orange = (try? plasma.screenshot(to: file, share: 0xFF8000)) ?? 0
+            return orange > 0.9
+        }, "the applet drew no cover (\(Int(orange * 100)) % orange where it goes)")
+        print("Plasma media controller screenshot: \(file.path) (\(Int(orange * 100)) % of the cover's middle orange)")
+    }
+}
