@@ -82,3 +82,45 @@ final class PlasmaMediaControllerTests: XCTestCase {
         print("Plasma media controller screenshot: \(file.path) (\(Int(orange * 100)) % of the cover's middle orange)")
     }
 }
+
+/// KDE Plasma's lock screen (kscreenlocker) has media controls of its own: locked, it shows quaverd's track
+/// and cover, and its buttons drive quaverd while the screen stays locked.
+final class PlasmaLockScreenTests: XCTestCase {
+    func testTheLockScreenShowsQuaverdAndItsButtonsWork() throws {
+        guard PlasmaDesktop.isInstalled else {
+            throw XCTSkip("KDE Plasma is not installed (scripts/deps test installs kwin-wayland, plasma-workspace, …)")
+        }
+        let plasma = try PlasmaDesktop()
+        defer { plasma.stop() }
+        let folder = try TemporaryDirectory(prefix: "plasma-lock")
+        let tracks = try ["One", "Two"].enumerated().map { index, name in
+            let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
+            try Media.fixtures().taggedFLAC(at: url, title: "Locked \(name)", artist: "The Lock Testers", album: "KDE",
+                                            seconds: 30)
+            return url
+        }
+        let daemon = try RunningDaemon(tracks.map(\.path), bus: plasma.sessionBus)
+        XCTAssertTrue(eventually(timeout: 20) { (try? plasma.player("quaver"))?.title == "Locked One" }, "Plasma has seen quaverd")
+        try plasma.lock()
+
+        let file = productsDirectory.appendingPathComponent("test-artifacts/plasma-lock-screen.png")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var orange = 0.0
+        XCTAssertTrue(eventually(timeout: 20) {
+            try? plasma.wakeLockScreen()
+            orange = (try? plasma.screenshot(to: file, share: 0xFF8000, in: PlasmaDesktop.lockScreenCoverMiddle)) ?? 0
+            return orange > 0.9
+        }, "the lock screen drew no cover of quaverd's track (\(Int(orange * 100)) % orange where it goes)")
+        print("Plasma lock screen screenshot: \(file.path)")
+
+        let first = try XCTUnwrap(daemon.currentTrack)
+        try plasma.wakeLockScreen()
+        try plasma.clickOnLockScreen(.playPause)
+        daemon.waitUntil("Playing from the lock screen's button", { daemon.status == "Playing" })
+        try plasma.clickOnLockScreen(.next)
+        daemon.waitUntil("the next track from the lock screen", { daemon.currentTrack != first })
+        try plasma.clickOnLockScreen(.playPause)
+        daemon.waitUntil("Paused from the lock screen's button", { daemon.status == "Paused" })
+        XCTAssertTrue(try plasma.isLocked(), "still locked")
+    }
+}

@@ -13,7 +13,7 @@ import Glibc
 /// `/usr/bin/kwin_wayland` carries the file capability `cap_sys_resource`, which a container may refuse
 /// to execute: a copy without it runs, under the same name (its Qt platform plugin is found by the name).
 /// Nothing on a private bus is D-Bus activated, so kactivitymanagerd is started by hand (plasmashell loads
-/// nothing without it). Everything is stopped by PID.
+/// nothing without it). Everything is stopped by PID; kwin's own children (kscreenlocker_greet) end with it.
 public final class PlasmaDesktop {
     public let sessionBus: PrivateBus
     public let home: TemporaryDirectory
@@ -56,8 +56,9 @@ public final class PlasmaDesktop {
     private func startPlasma(timeout: Double) throws {
         let kwin = home.url.appendingPathComponent("bin/kwin_wayland")
         try FileManager.default.copyItem(atPath: try ChildProcess.resolve("kwin_wayland"), toPath: kwin.path)
+        // The screen locker stays on (no `--no-lockscreen`), for `lock`; kscreenlockerrc turns its idle lock off.
         let compositor = try start(kwin.path, ["--x11-display", display, "--width", "1280", "--height", "800",
-                                               "--no-lockscreen", "-s", Self.waylandSocket])
+                                               "-s", Self.waylandSocket])
         let socket = home.url.appendingPathComponent("runtime/\(Self.waylandSocket)").path
         guard eventually(timeout: timeout, { FileManager.default.fileExists(atPath: socket) || !compositor.isRunning }),
               compositor.isRunning else { throw TestHarnessError("kwin_wayland did not start: \(compositor.standardError.suffix(2000))") }
@@ -99,9 +100,14 @@ public final class PlasmaDesktop {
     /// Clicks one of the applet's buttons with the X server's test pointer (XTest), as a user's click arrives.
     public func click(_ button: Button) throws {
         let x = switch button { case .previous: 299; case .playPause: 342; case .next: 387 }
-        let clicked = try ChildProcess.run("/usr/bin/python3", ["-c", Self.clickScript, display, String(x), "458"],
-                                           environment: environment(wayland: false), timeout: 20)
-        guard clicked.status == 0 else { throw TestHarnessError("XTest click failed: \(clicked.stderr)") }
+        try pointer(["click", String(x), "458"])
+    }
+
+    /// Runs `pointerScript` with `arguments` (`move x y` or `click x y`).
+    private func pointer(_ arguments: [String]) throws {
+        let done = try ChildProcess.run("/usr/bin/python3", ["-c", Self.pointerScript, display] + arguments,
+                                        environment: environment(wayland: false), timeout: 20)
+        guard done.status == 0 else { throw TestHarnessError("XTest \(arguments) failed: \(done.stderr)") }
     }
 
     /// Invokes one of KDE's global media shortcuts (`playpausemedia`, `playmedia`, `pausemedia`, `nextmedia`,
@@ -114,6 +120,40 @@ public final class PlasmaDesktop {
 
     /// The middle of where the applet draws the cover (Breeze, this size).
     public static let coverMiddle = (x: 198, y: 225, width: 60, height: 60)
+
+    /// Locks the screen as the user's shortcut does (`org.freedesktop.ScreenSaver.Lock`: kwin starts
+    /// kscreenlocker_greet) and waits until the locker says it is active.
+    public func lock(timeout: Double = 30) throws {
+        _ = try client.call(destination: "org.freedesktop.ScreenSaver", path: "/ScreenSaver",
+                            interface: "org.freedesktop.ScreenSaver", method: "Lock", timeout: 20)
+        guard eventually(timeout: timeout, { (try? isLocked()) == true }) else { throw TestHarnessError("the screen did not lock") }
+    }
+
+    public func isLocked() throws -> Bool {
+        try client.call(destination: "org.freedesktop.ScreenSaver", path: "/ScreenSaver",
+                        interface: "org.freedesktop.ScreenSaver", method: "GetActive", timeout: 10).first?.boolValue == true
+    }
+
+    /// The lock screen shows its controls (the password field, the media controls) only after the pointer
+    /// moves, as a user's hand on the mouse does; its buttons sit below the password field (Breeze, 1280×800).
+    public func wakeLockScreen() throws {
+        for step in 0..<5 { try movePointer(x: 600 + step * 10, y: 400 + step * 5) }
+    }
+
+    public enum LockScreenButton { case previous, playPause, next }
+
+    /// Where the lock screen draws the media controls' cover (its middle).
+    public static let lockScreenCoverMiddle = (x: 510, y: 512, width: 26, height: 26)
+
+    /// Clicks one of the lock screen's media buttons.
+    public func clickOnLockScreen(_ button: LockScreenButton) throws {
+        let x = switch button { case .previous: 675; case .playPause: 720; case .next: 765 }
+        try pointer(["click", String(x), "524"])
+    }
+
+    private func movePointer(x: Int, y: Int) throws {
+        try pointer(["move", String(x), String(y)])
+    }
 
     /// Saves the whole screen (the X display kwin draws on) as a PNG, and returns the share (0…1) of the
     /// pixels of `area` within a small distance of the colour `rgb` (e.g. 0xFF8000) in it.
@@ -208,20 +248,26 @@ public final class PlasmaDesktop {
             try FileManager.default.createDirectory(at: home.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         try "autospawn = no\n".write(to: home.appendingPathComponent("config/pulse/client.conf"), atomically: true, encoding: .utf8)
+        // No lock after idle in the middle of a test: only `lock` locks.
+        try "[Daemon]\nAutolock=false\nLockOnResume=false\n".write(to: home.appendingPathComponent("config/kscreenlockerrc"),
+                                                                   atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: home.appendingPathComponent("runtime"), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
     }
 
-    /// Moves the X test pointer to (x, y) and clicks the first button (libXtst through ctypes).
-    static let clickScript = """
-    import ctypes, os, sys, time
+    /// `move X Y` moves the X server's test pointer there; `click X Y` moves it and clicks the first button
+    /// (libXtst through ctypes).
+    static let pointerScript = """
+    import ctypes, sys, time
     x11, xtst = ctypes.CDLL('libX11.so.6'), ctypes.CDLL('libXtst.so.6')
     x11.XOpenDisplay.restype = ctypes.c_void_p
     d = ctypes.c_void_p(x11.XOpenDisplay(sys.argv[1].encode()))
     if not d: sys.exit('cannot open the display')
-    xtst.XTestFakeMotionEvent(d, -1, int(sys.argv[2]), int(sys.argv[3]), 0); x11.XFlush(d); time.sleep(0.3)
-    xtst.XTestFakeButtonEvent(d, 1, 1, 0); x11.XFlush(d); time.sleep(0.1)
-    xtst.XTestFakeButtonEvent(d, 1, 0, 0); x11.XFlush(d)
+    xtst.XTestFakeMotionEvent(d, -1, int(sys.argv[3]), int(sys.argv[4]), 0); x11.XFlush(d); time.sleep(0.1)
+    if sys.argv[2] == 'click':
+        time.sleep(0.2)
+        xtst.XTestFakeButtonEvent(d, 1, 1, 0); x11.XFlush(d); time.sleep(0.1)
+        xtst.XTestFakeButtonEvent(d, 1, 0, 0); x11.XFlush(d)
     x11.XCloseDisplay(d)
     """
 
