@@ -139,6 +139,32 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
         }
     }
 
+    /// `quaver output` and `quaver output set` against the same daemon.
+    func checkTheCLIListsAndChoosesOutputs() throws {
+        assertPlaysOn("before")
+        _ = try loadSink("c")
+        func quaverCLI(_ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+            let withBus = [arguments[0]] + (arguments.count > 1 ? [arguments[1]] : []) + ["--bus-address", bus.address]
+                + arguments.dropFirst(2)
+            return try ChildProcess.run(productsDirectory.appendingPathComponent("quaver").path, withBus,
+                                        environment: bus.environment, timeout: 20)
+        }
+        let listed = try quaverCLI("output", "list")
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains("▶ a  "), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("  c  "), listed.stdout)
+        XCTAssertTrue(listed.stdout.hasSuffix("following the default output\n"), listed.stdout)
+        let chosen = try quaverCLI("output", "set", "c")
+        XCTAssertEqual(chosen.status, 0, chosen.stderr)
+        XCTAssertTrue(chosen.stdout.hasSuffix("chosen: c\n"), chosen.stdout)
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" })
+        let refused = try quaverCLI("output", "set", "no-such-sink")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("no sound output named \"no-such-sink\""), refused.stderr)
+        XCTAssertEqual(try quaverCLI("output", "set", "default").status, 0)
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" })
+    }
+
     func checkAnUnknownOutputIsRefusedAndChangesNothing() throws {
         assertPlaysOn("before")
         XCTAssertThrowsError(try quaver("SetOutput", [.string("no such sink")])) {
@@ -187,6 +213,7 @@ final class OutputChoiceOnPulseAudioTests: OutputChoiceChecks {
     }
     func testTheChoiceIsKeptAcrossARestart() throws { try checkTheChoiceIsKeptAcrossARestart() }
     func testSinksComingAndGoingAreSignalled() throws { try checkSinksComingAndGoingAreSignalled() }
+    func testTheCLIListsAndChoosesOutputs() throws { try checkTheCLIListsAndChoosesOutputs() }
     // Not the recordings' check: PulseAudio's monitor of a newly loaded null sink began recording about 0.9 s
     // later than the other (measured), so the two recordings share no time line there.
 }
@@ -201,5 +228,6 @@ final class OutputChoiceOnPipeWireTests: OutputChoiceChecks {
     }
     func testTheChoiceIsKeptAcrossARestart() throws { try checkTheChoiceIsKeptAcrossARestart() }
     func testSinksComingAndGoingAreSignalled() throws { try checkSinksComingAndGoingAreSignalled() }
+    func testTheCLIListsAndChoosesOutputs() throws { try checkTheCLIListsAndChoosesOutputs() }
     func testTheMoveHasNoAudibleGapOnTheRecordings() throws { try checkTheMoveHasNoAudibleGapOnTheRecordings() }
 }
