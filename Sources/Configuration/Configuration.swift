@@ -10,6 +10,8 @@ public struct Configuration: Equatable, Sendable {
     public var network = Network()
     public var notifications = Notifications()
     public var snapcast = Snapcast()
+    public var library = Library()
+    public var playlists = Playlists()
     public var log = Log()
 
     public init() {}
@@ -106,6 +108,24 @@ public struct Configuration: Equatable, Sendable {
         public var port = 4953
         /// `sample-format`: `rate:bits:channels`, as the stream's `sampleformat` in snapserver.conf.
         public var sampleFormat = SnapcastSampleFormat(rate: 48_000, bits: 16, channels: 2)
+    }
+
+    /// `[library]`: the music library (docs/library.md).
+    public struct Library: Equatable, Sendable {
+        /// `folders`: the folders indexed, absolute or `~/…`; `$XDG_MUSIC_DIR` stands for the user's music
+        /// folder (from `user-dirs.dirs`, else `~/Music`). `[]` turns the library off.
+        public var folders = [musicFolder]
+
+        /// The placeholder for the user's XDG music folder.
+        public static let musicFolder = "$XDG_MUSIC_DIR"
+        public static let maximumFolderCount = 64
+    }
+
+    /// `[playlists]`: the saved playlists (`quaver save`, MPRIS Playlists).
+    public struct Playlists: Equatable, Sendable {
+        /// `music-folder`: tracks under it are saved relative to the playlist, so the playlists keep working when
+        /// the home folder moves to another machine; empty means `~/Music`.
+        public var musicFolder = ""
     }
 
     /// `[log]`

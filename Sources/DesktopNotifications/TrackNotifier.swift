@@ -6,6 +6,8 @@
 // It never waits for the server: Notify goes out without blocking and its reply (the notification's id)
 // arrives later on the loop. One call is in flight at a time, so each carries the id of the one before
 // and the server replaces it instead of stacking a new one; what changes meanwhile waits as one call.
+// Each Notify follows a GetCapabilities, whose `body-markup` says whether the body is escaped: the server
+// behind the name may have been replaced since the last track (another desktop's, a restarted one).
 import DBus
 import EventLoop
 import Logging
@@ -90,10 +92,24 @@ public final class TrackNotifier: PlayerObserver {
     private func send(_ content: TrackNotification, for track: TrackID) {
         shown = (track, content)
         callInFlight = true
+        connection.call(destination: Self.busName, path: Self.path, interface: Self.interface, method: "GetCapabilities",
+                        arguments: [], timeout: 10) { [weak self] result in
+            self?.notify(content, takingMarkup: Self.takesMarkup(result))
+        }
+    }
+
+    private func notify(_ content: TrackNotification, takingMarkup: Bool) {
         connection.call(destination: Self.busName, path: Self.path, interface: Self.interface, method: "Notify",
-                        arguments: arguments(content), timeout: 10) { [weak self] result in
+                        arguments: arguments(content, takingMarkup: takingMarkup), timeout: 10) { [weak self] result in
             self?.replied(result)
         }
+    }
+
+    /// GetCapabilities() → as. A server that does not answer it as the spec says gets an escaped body: shown
+    /// with `&amp;` at worst, never as markup the tag's author chose.
+    private static func takesMarkup(_ result: Result<[DBusValue], DBusError>) -> Bool {
+        guard case .success(let values) = result, let capabilities = values.first?.stringArrayValue else { return true }
+        return capabilities.contains("body-markup")
     }
 
     private func replied(_ result: Result<[DBusValue], DBusError>) {
@@ -115,7 +131,7 @@ public final class TrackNotifier: PlayerObserver {
     }
 
     /// Notify(app_name s, replaces_id u, app_icon s, summary s, body s, actions as, hints a{sv}, expire_timeout i).
-    private func arguments(_ content: TrackNotification) -> [DBusValue] {
+    private func arguments(_ content: TrackNotification, takingMarkup: Bool) -> [DBusValue] {
         var hints: [(key: DBusValue, value: DBusValue)] = [
             (.string("category"), .variant(.string("x-gnome.music"))),
             (.string("urgency"), .variant(.byte(0))),  // low
@@ -125,7 +141,7 @@ public final class TrackNotifier: PlayerObserver {
         if let image = content.imageURL { hints.append((.string("image-path"), .variant(.string(image)))) }
         let timeout = options.timeoutSeconds.map { Int32(clamping: Int(($0 * 1000).rounded())) } ?? -1
         return [.string("Quaver"), .uint32(notificationID), .string(Self.appIcon),
-                .string(content.summary), .string(content.body), .array(element: "s", []),
+                .string(content.summary), .string(content.body(takingMarkup: takingMarkup)), .array(element: "s", []),
                 .dictionary(key: "s", value: "v", hints), .int32(timeout)]
     }
 }

@@ -28,7 +28,7 @@ enum TrackPath {
 ///
 /// The queue keeps only the playing track's cover bytes, so the file written for a track's cover is
 /// remembered here (by track, with a fingerprint of the bytes, never the bytes) and still named once
-/// another track plays. Tracks without an embedded cover are not remembered: their folder's cover is
+/// another track plays, as long as the art cache keeps the file. Tracks without an embedded cover are not remembered: their folder's cover is
 /// looked up in the artwork cache's listing of that folder.
 final class MetadataMap {
     private let artwork: ArtworkCache
@@ -37,9 +37,16 @@ final class MetadataMap {
     /// current track's Metadata; building it anew (title from the file name, artwork lookup, sorting)
     /// was a sixth of a GetAll's instructions. One entry, so a GetQueue of 20 000 tracks does not keep 20 000 maps.
     private var lastBuilt: (track: Track, value: DBusValue)?
+    /// The listening history's play count, last use and rating, when the daemon keeps one.
+    weak var statistics: ListeningStatisticsSource?
 
     init(artwork: ArtworkCache) {
         self.artwork = artwork
+    }
+
+    /// The history of a track changed: the map built last may be out of date.
+    func forgetBuilt() {
+        lastBuilt = nil
     }
 
     /// `metadata(of:)` as the `a{sv}` value sent on the bus.
@@ -55,11 +62,11 @@ final class MetadataMap {
         var entries: [String: DBusValue] = [
             "mpris:trackid": .objectPath(TrackPath.path(of: track.id)),
             "xesam:title": .string(PublicText.from(track.title)),
-            "xesam:url": .string(PublicText.from(track.uri, limit: PublicText.maximumURLUTF8Count)),
+            "xesam:url": .string(PublicText.url(track.uri)),
         ]
         if let length = track.duration { entries["mpris:length"] = .int64(length.microseconds) }
         if let url = artURL(of: track) {
-            entries["mpris:artUrl"] = .string(PublicText.from(url, limit: PublicText.maximumURLUTF8Count))
+            entries["mpris:artUrl"] = .string(PublicText.url(url))
         }
         if let album = tags.album { entries["xesam:album"] = .string(PublicText.from(album)) }
         if let number = tags.trackNumber { entries["xesam:trackNumber"] = .int32(Int32(clamping: number)) }
@@ -68,6 +75,7 @@ final class MetadataMap {
                             ("xesam:genre", tags.genres), ("xesam:composer", tags.composers)] where !list.isEmpty {
             entries[key] = .stringArray(PublicText.list(list))
         }
+        if let known = statistics?.statistics(of: track.uri) { entries.merge(known.metadataEntries) { $1 } }
         return entries
     }
 
@@ -80,10 +88,11 @@ final class MetadataMap {
     private func artURL(of track: Track) -> String? {
         let known = embeddedArtURLs[track.id]
         guard let cover = track.tags.coverImage else {
-            return known?.url ?? artwork.artURL(trackURI: track.uri, embedded: nil)
+            if let url = known?.url, artwork.isPresent(url) { return url }
+            return artwork.artURL(trackURI: track.uri, embedded: nil)
         }
         let fingerprint = Self.fingerprint(of: cover)
-        if let known, known.fingerprint == fingerprint { return known.url }
+        if let known, known.fingerprint == fingerprint, known.url.map(artwork.isPresent) ?? true { return known.url }
         let url = artwork.artURL(trackURI: track.uri, embedded: cover)
         embeddedArtURLs[track.id] = (fingerprint, url)
         return url

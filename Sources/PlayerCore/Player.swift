@@ -88,6 +88,7 @@ public final class Player {
     /// a burst of seeks into one report: any report ends the wait.
     var seekTarget: Duration?
     /// The last position the engine reported (it can fail once right after a seek: docs/platform.md, "GStreamer behaviour").
+    /// Upstream: no issue found; not retested after GStreamer 1.22.
     var lastPosition: Duration = .zero
 
     private var batchStart: Snapshot?

@@ -1,11 +1,12 @@
 import CCurl
 import Foundation
 import Glibc
+import PublicText
 
 /// GET requests on libcurl, run on the caller's thread, one at a time. A session keeps its connections
 /// open between requests (HTTP keep-alive, HTTP/2 streams), so the Range requests of one download reuse
 /// them. libcurl does the protocol work: redirects (http and https only), TLS against the system's
-/// trust store, Basic and Digest credentials from the URL, proxies, HTTP/2 where the server offers it,
+/// trust store, Basic and Digest credentials from the URL (`URLLogin`), proxies, HTTP/2 where the server offers it,
 /// and Happy Eyeballs between IPv6 and IPv4.
 ///
 /// A request runs on a multi handle polled at most `pollMilliseconds` at a time: `wake()` from another
@@ -37,6 +38,8 @@ final class HTTPSession {
     private let easy: UnsafeMutableRawPointer
     private let multi: UnsafeMutableRawPointer
     private let options: Options
+    /// Whether an earlier request got an answer, so libcurl may hold a connection to reuse.
+    private var answeredBefore = false
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// Shoutcast's `ICY 200 OK` taken as an HTTP/1.0 200 (CURLOPT_HTTP200ALIASES; libcurl keeps the
     /// pointer, so the list lives as long as the session).
@@ -74,31 +77,42 @@ final class HTTPSession {
     /// body byte (return false to end there), `body` each piece of the body (false ends the request).
     /// `isCancelled` is asked between polls. Returns the head, `nil` when cancelled before it came; throws
     /// `Failure` (or what a closure threw).
+    /// With `posting`, the request is a POST of those bytes instead of a GET.
     @discardableResult
-    func get(_ url: String, headers: [String] = [], isCancelled: @escaping () -> Bool = { false },
+    func get(_ url: String, headers: [String] = [], posting: [UInt8]? = nil, isCancelled: @escaping () -> Bool = { false },
              head: @escaping (HTTPResponseHead) throws -> Bool = { _ in true },
              body: @escaping (UnsafeRawBufferPointer) throws -> Bool = { _ in true }) throws -> HTTPResponseHead? {
         var digest = false
+        var fresh = false
         while true {
             let transfer = Transfer(isCancelled: isCancelled, head: head, body: body,
-                                    offersCredentials: !digest && URLComponents(string: url)?.user != nil)
-            try perform(url, headers: headers, digest: digest, transfer)
+                                    offersCredentials: !digest && URLLogin(url).user != nil)
+            do {
+                try perform(url, headers: headers, posting: posting, digest: digest, fresh: fresh, transfer)
+            } catch where !fresh && transfer.delivered == nil && transfer.reusedConnection {
+                fresh = true  // see `Transfer.reusedConnection`
+                continue
+            }
             if transfer.delivered == nil, !transfer.stoppedOnPurpose, !transfer.wantsDigest { _ = try transfer.deliverHead() }
             guard transfer.wantsDigest else { return transfer.delivered }
             digest = true
         }
     }
 
-    private func perform(_ url: String, headers: [String], digest: Bool, _ transfer: Transfer) throws {
+    private func perform(_ url: String, headers: [String], posting: [UInt8]?, digest: Bool, fresh: Bool, _ transfer: Transfer) throws {
         var list: UnsafeMutablePointer<curl_slist>?
         for header in headers { list = quaver_curl_slist_append(list, header) }
         defer { quaver_curl_slist_free_all(list) }
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         configure(url, headers: list, digest: digest, context: context.toOpaque())
+        if let posting { post(posting) }
+        if fresh { quaver_curl_set_long(easy, CURLOPT_FRESH_CONNECT, 1) }
         errorText[0] = 0
         quaver_curl_multi_add_handle(multi, easy)
         let result = run(transfer)
+        transfer.reusedConnection = answeredBefore && quaver_curl_get_long(easy, CURLINFO_NUM_CONNECTS) == 0
+        answeredBefore = answeredBefore || transfer.delivered != nil
         quaver_curl_multi_remove_handle(multi, easy)
         if let thrown = transfer.thrown { throw thrown }
         if transfer.wantsDigest || transfer.stoppedOnPurpose { return }
@@ -143,7 +157,13 @@ final class HTTPSession {
     private func configure(_ url: String, headers: UnsafeMutablePointer<curl_slist>?, digest: Bool,
                            context: UnsafeMutableRawPointer) {
         quaver_curl_easy_reset(easy)  // options only: connections and the DNS cache stay
-        setString(CURLOPT_URL, url)
+        // The login goes in its own options, split off by the reading that masking uses: libcurl never
+        // parses a user-info itself, so it sends exactly what is masked everywhere else (a password with a
+        // quote, a space or a raw `#` works too).
+        let login = URLLogin(url)
+        setString(CURLOPT_URL, login.address)
+        if let user = login.user { setString(CURLOPT_USERNAME, user) }
+        if let password = login.password { setString(CURLOPT_PASSWORD, password) }
         setString(CURLOPT_USERAGENT, "Quaver")
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
@@ -168,6 +188,13 @@ final class HTTPSession {
         quaver_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
         quaver_curl_set_write_function(easy, CURLOPT_WRITEFUNCTION, receiveBody)
         quaver_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
+    }
+
+    /// The request becomes a POST of `bytes` (CURLOPT_COPYPOSTFIELDS: libcurl copies them, as many as
+    /// CURLOPT_POSTFIELDSIZE says, which must be set first).
+    private func post(_ bytes: [UInt8]) {
+        quaver_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, bytes.count)
+        _ = bytes.withUnsafeBytes { quaver_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
     }
 
     private func setString(_ option: CURLoption, _ value: String) {
@@ -204,6 +231,11 @@ private final class Transfer {
     var thrown: Error?
     var stoppedOnPurpose = false
     var wantsDigest = false
+    /// The request went over a connection kept from an earlier one. One that fails before its head is
+    /// tried once more on a fresh connection: the server may have closed the old one meanwhile, or left
+    /// bytes on it (a body longer than its Content-Length, which libcurl does not notice before reuse), and
+    /// the next response would be read from those.
+    var reusedConnection = false
 
     init(isCancelled: @escaping () -> Bool, head: @escaping (HTTPResponseHead) throws -> Bool,
          body: @escaping (UnsafeRawBufferPointer) throws -> Bool, offersCredentials: Bool) {

@@ -1,3 +1,4 @@
+import CoverArt
 import DBus
 import Foundation
 
@@ -53,6 +54,11 @@ enum SnapcastProperties {
 }
 
 /// Local cover files read once each, as snapserver's `artData`: `{"data": base64, "extension": "png"}`.
+///
+/// snapserver serves `artData` to every client on the network, so the plugin sends only what it has
+/// vetted itself with quaverd's rules (`CoverFile`): a regular file, not a symbolic link, an image by its
+/// bytes and within `ImageHeader.maximumSide`, the bytes checked being the bytes sent. quaverd advertises
+/// only such covers; the plugin checks again because a file can change between the two reads.
 final class Artwork {
     /// Larger files are not sent (Quaver's cached covers are far smaller).
     static let maximumBytes = 4 << 20
@@ -61,10 +67,8 @@ final class Artwork {
     func image(at url: String) -> [String: String]? {
         if let image = images[url] { return image }
         guard let file = URL(string: url), file.isFileURL,
-              let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int,
-              size <= Self.maximumBytes, let data = try? Data(contentsOf: file) else { return nil }
-        let type = file.pathExtension.lowercased()
-        let image = ["data": data.base64EncodedString(), "extension": type == "jpeg" ? "jpg" : type]
+              case .success(let cover) = CoverFile.contents(at: file.path, maximumBytes: Self.maximumBytes) else { return nil }
+        let image = ["data": Data(cover.bytes).base64EncodedString(), "extension": cover.header.format.rawValue]
         images = [url: image]  // the current track's cover only
         return image
     }

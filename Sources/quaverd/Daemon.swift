@@ -12,10 +12,14 @@ import DesktopNotifications
 import EventLoop
 import Foundation
 import GStreamerEngine
+import Library
+import ListeningHistory
 import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
+import PlaylistStore
+import PublicText
 import Session
 import QuaverVersion
 import StateStore
@@ -70,11 +74,17 @@ final class Daemon {
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
-            let quaver = QuaverInterface(mpris: service, version: quaverVersion,
+            let history = makeHistory(player, service)
+            let playlists = makeSavedPlaylists(service)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
                                          parts: [SleepTimerControl(timer: sleepTimer, player: player),
                                                  OutputsControl(selector: outputs)])
-            connection.export(service.exportedObject(adding: [quaver.description]))
+            let library = makeLibrary()
+            let libraryInterface = LibraryInterface(mpris: service, library: library)
+            connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
+                                                         + (playlists.map { [$0.interface] } ?? [])))
             restoreThenEnqueue(into: player)
+            library?.start()
             let signals = [SIGTERM, SIGINT].map { signal in
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }
             }
@@ -88,7 +98,8 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, sleepTimer)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history, sleepTimer)) {}  // the player holds its observers weakly
+            library?.stop()
             recorder?.finish()
             shutDown(player, connection)
             withExtendedLifetime(scanner) {}
@@ -178,6 +189,56 @@ final class Daemon {
         }
     }
 
+    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
+    /// Lines from the scanner's threads are logged on the loop.
+    private func makeLibrary() -> MusicLibrary? {
+        let folders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
+        guard !folders.isEmpty else {
+            log.info("the music library is off: [library] folders names no folder")
+            return nil
+        }
+        do {
+            let library = MusicLibrary(folders: folders, index: try MusicLibrary.standardIndex()) { [log] line in
+                EventLoop.main.post { log.warning("\(line)") }
+            }
+            log.info("music library: \(folders.joined(separator: ", "))")
+            return library
+        } catch {
+            log.error("the music library is off: \(error)")
+            return nil
+        }
+    }
+
+    /// The listening history in `$XDG_STATE_HOME/quaver/history.db`, published in MPRIS Metadata; without the file
+    /// (no home folder, a disk error) nothing is counted and everything else works.
+    private func makeHistory(_ player: Player, _ service: MPRISService) -> HistoryRecorder? {
+        let now = { Int64(Date().timeIntervalSince1970) }
+        let database: HistoryDatabase
+        do {
+            database = try HistoryDatabase.open(path: try HistoryDatabase.standardPath(), now: now()) { [log] in log.warning("\($0)") }
+        } catch {
+            log.error("the listening history will not be kept: \(error)")
+            return nil
+        }
+        let history = HistoryRecorder(player: player, database: database, now: now, log: log)
+        history.onTrackChanged = { [weak service] uri in service?.listeningStatisticsChanged(uri: uri) }
+        service.listeningHistory = history
+        history.load()
+        return history
+    }
+
+    /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
+    private func makeSavedPlaylists(_ service: MPRISService) -> SavedPlaylists? {
+        let musicFolder = settings.playlists.musicFolder
+        do {
+            let folder = try PlaylistFolder.standard(musicFolder: musicFolder.isEmpty ? nil : musicFolder)
+            return SavedPlaylists(mpris: service, folder: folder) { Int64(Date().timeIntervalSince1970) }
+        } catch {
+            log.error("playlists cannot be saved: \(error)")
+            return nil
+        }
+    }
+
     /// Without GstDiscoverer, titles still arrive when each track plays.
     private func makeTagScanner(_ player: Player) -> TagScanner {
         let reader = TagReader()
@@ -198,9 +259,9 @@ final class Daemon {
     private func enqueue(_ items: [String], into player: Player) {
         var uris: [String] = []
         let workingDirectory = FileManager.default.currentDirectoryPath
-        for item in items {
-            let uri = FileURI.uri(forArgument: item, workingDirectory: workingDirectory)
-            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(item): \(error)") }
+        for (item, bytes) in zip(items, LocalPath.commandLineBytes(of: items)) {
+            let uri = FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory)
+            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(PublicText.url(item)): \(error)") }
         }
         player.add(uris)
         if options.play { player.play() }

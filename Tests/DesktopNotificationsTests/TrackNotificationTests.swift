@@ -31,11 +31,13 @@ final class TrackNotificationTests: XCTestCase {
         XCTAssertEqual(untagged.body, "")
     }
 
-    func testTheBodysMarkupIsEscapedAndTheSummaryIsPlainText() {
+    func testTheBodysMarkupIsEscapedForAServerTakingMarkupAndTheSummaryIsPlainText() {
         let hostile = track(title: "<b>Loud</b> & clear", artists: ["Tom & Jerry <img src=\"x\">"], album: "&amp; <i>")
         let shown = TrackNotification(track: hostile, artURL: nil)
-        XCTAssertEqual(shown.body, "Tom &amp; Jerry &lt;img src=&quot;x&quot;&gt; — &amp;amp; &lt;i&gt;")
-        XCTAssertEqual(shown.summary, "<b>Loud</b> & clear", "the spec's summary is plain text: shown as it is")
+        XCTAssertEqual(shown.body(takingMarkup: true), "Tom &amp; Jerry &lt;img src=&quot;x&quot;&gt; — &amp;amp; &lt;i&gt;")
+        XCTAssertEqual(shown.body(takingMarkup: false), "Tom & Jerry <img src=\"x\"> — &amp; <i>",
+                       "a server without body-markup shows text as it is")
+        XCTAssertEqual(shown.summary, "<b>Loud</b> & clear", "the spec's summary is plain text: servers escape it")
     }
 
     func testNULAndHugeTagsAreBounded() {

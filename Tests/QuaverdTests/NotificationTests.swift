@@ -17,8 +17,10 @@ final class NotificationTests: XCTestCase {
         }
     }
 
-    /// Plays both tracks through (a gapless switch between them) with `settings`, the server running or not.
-    private func play(settings: String, server running: Bool) throws -> (calls: [[String: Any]], daemon: RunningDaemon, folder: TemporaryDirectory) {
+    /// Plays both tracks through (a gapless switch between them) with `settings`, the server running or not
+    /// (with its default capabilities, or those given, comma-separated).
+    private func play(settings: String, server running: Bool, capabilities: String? = nil) throws
+        -> (calls: [[String: Any]], daemon: RunningDaemon, folder: TemporaryDirectory) {
         let folder = try TemporaryDirectory(prefix: "notify-music")
         let files = try tracks(in: folder)
         let home = try TemporaryDirectory(prefix: "quaverd-home")
@@ -26,7 +28,7 @@ final class NotificationTests: XCTestCase {
         let bus = try PrivateBus()
         var server: ChildProcess?
         if running {
-            let started = try ChildProcess("/usr/bin/python3", ["-c", FakeNotificationServer.script],
+            let started = try ChildProcess("/usr/bin/python3", ["-c", FakeNotificationServer.script, "0"] + [capabilities].compactMap { $0 },
                                            environment: bus.environment, logDirectory: home.url)
             XCTAssertTrue(eventually(timeout: 20) { started.standardOutput.contains("ready") }, started.standardError)
             server = started
@@ -44,7 +46,8 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(calls.count, 2, "\(calls)\n\(daemon.process.standardError)")
         guard calls.count == 2 else { return }
         XCTAssertEqual(calls.map { $0["summary"] as? String }, ["First <i>", "Second <i>"], "the summary is plain text")
-        XCTAssertEqual(calls[0]["body"] as? String, "Tom &amp; Jerry &lt;b&gt; — &lt;a href=&quot;x&quot;&gt;Hits&lt;/a&gt;")
+        XCTAssertEqual(calls[0]["body"] as? String, "Tom &amp; Jerry &lt;b&gt; — &lt;a href=&quot;x&quot;&gt;Hits&lt;/a&gt;",
+                       "escaped for a server with body-markup")
         XCTAssertEqual(calls[0]["replaces"] as? Int, 0)
         XCTAssertEqual(calls[1]["replaces"] as? Int, calls[0]["id"] as? Int)
         XCTAssertEqual(calls[0]["app"] as? String, "Quaver")
@@ -53,6 +56,14 @@ final class NotificationTests: XCTestCase {
         XCTAssertEqual(hints?["image-path"] as? String, folder.url.appendingPathComponent("cover.png").absoluteString)
         XCTAssertEqual(hints?["urgency"] as? Int, 0)
         XCTAssertEqual(hints?["transient"] as? Int, 1)
+    }
+
+    /// A server without `body-markup` shows the body as it is: escaped, it would show `&amp;`.
+    func testAServerWithoutBodyMarkupGetsThePlainBody() throws {
+        let (calls, daemon, _) = try play(settings: "[notifications]\nenabled = true\n", server: true, capabilities: "body")
+        XCTAssertEqual(calls.count, 2, "\(calls)\n\(daemon.process.standardError)")
+        XCTAssertEqual(calls.first?["body"] as? String, "Tom & Jerry <b> — <a href=\"x\">Hits</a>")
+        XCTAssertEqual(calls.first?["summary"] as? String, "First <i>")
     }
 
     func testDisabledByDefaultShowsNothing() throws {

@@ -56,8 +56,9 @@ final class SnapcastPluginTests: XCTestCase {
     }
 }
 
-/// The plugin with pipes on its standard input and output, as snapserver runs it; stopped by PID.
-private final class PluginProcess {
+/// The plugin with pipes on its standard input and output, as snapserver runs it; stopped by PID (also used
+/// by FolderCoverTests).
+final class PluginProcess {
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()

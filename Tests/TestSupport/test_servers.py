@@ -2,8 +2,15 @@
 """Test servers for RemoteMediaTests, on 127.0.0.1, standard library only.
 
   test_servers.py hostile PORTFILE   an HTTP server answering each path with one kind of garbage
-  test_servers.py proxy PORTFILE LOG a forward HTTP proxy that logs each absolute URL it is asked for
+  test_servers.py proxy PORTFILE LOG [USER:PASSWORD]
+                                     a forward HTTP proxy that logs each absolute URL it is asked for; with
+                                     USER:PASSWORD it answers 407 to a request without them (Basic)
   test_servers.py silent PORTFILE    accepts TCP connections and never says a word (a TLS handshake that hangs)
+  test_servers.py listenbrainz PORTFILE LOG TOKEN
+                                     POST /1/submit-listens as ListenBrainz answers it; the file BEHAVIOUR beside LOG
+                                     says how: ok, down (503), 429 N (X-RateLimit-Reset-In N), hang, lose-answer
+                                     (takes the listens, then never answers; once, then ok); a token other than
+                                     TOKEN gets 401. Logs one JSON line per request: time, status, type, listens
   test_servers.py h2only PORTFILE LOG ROOT CERT KEY
                                      files under ROOT over TLS that offers HTTP/2 only (ALPN h2; python3-h2),
                                      with Range; logs "path range" per request
@@ -11,6 +18,7 @@
 Each writes the port it listens on to PORTFILE once ready, and runs until killed.
 The "real" file is FILE_LENGTH bytes, byte i being i % 251: what may ever reach the cache.
 """
+import base64
 import gzip
 import hashlib
 import http.client
@@ -24,6 +32,15 @@ import urllib.parse
 
 FILE_LENGTH = 200_000
 REAL = bytes(i % 251 for i in range(FILE_LENGTH))
+HUGE_LENGTH = 10 * 10**9
+# A WAV header (192 kHz, 32-bit stereo: 1.5 MB a second) whose data chunk has size 0: the rest of the file
+# (wavparse 1.22 reads on past a sized chunk and asserts on the garbage it finds there, gstwavparse.c:763).
+# Byte i of /huge past it is i % 251, like REAL: noise that plays.
+WAV_HEAD = (b"RIFF" + (0xFFFFFFFF).to_bytes(4, "little") + b"WAVEfmt " + (16).to_bytes(4, "little")
+            + (1).to_bytes(2, "little") + (2).to_bytes(2, "little") + (192000).to_bytes(4, "little")
+            + (192000 * 8).to_bytes(4, "little") + (8).to_bytes(2, "little") + (32).to_bytes(2, "little")
+            + b"data" + (0).to_bytes(4, "little"))
+PATTERN = bytes(i % 251 for i in range(251 * 1024))
 
 
 def head(status, headers):
@@ -67,6 +84,35 @@ class Hostile(socketserver.StreamRequestHandler):
                            ("Content-Range", f"bytes {start}-{end - 1}/{FILE_LENGTH}")]) + REAL[start:end])
         else:
             self.send(head("HTTP/1.1 200 OK", [("Content-Length", FILE_LENGTH), ("Connection", "close")]) + REAL)
+
+    def answer_huge(self, path, headers):
+        """A 10 GB WAV with Range support, made as it is sent (as fast as the client reads)."""
+        ranged = headers.get("range", "")
+        start, end = 0, HUGE_LENGTH
+        if ranged.startswith("bytes="):
+            first, _, last = ranged[6:].partition("-")
+            start, end = int(first), min(int(last or HUGE_LENGTH - 1), HUGE_LENGTH - 1) + 1
+            self.send(head("HTTP/1.1 206 Partial Content", [("Content-Length", end - start), ("Connection", "close"),
+                           ("Content-Type", "audio/x-wav"), ("Content-Range", f"bytes {start}-{end - 1}/{HUGE_LENGTH}")]))
+        else:
+            self.send(head("HTTP/1.1 200 OK", [("Content-Length", HUGE_LENGTH), ("Connection", "close"),
+                           ("Content-Type", "audio/x-wav"), ("Accept-Ranges", "bytes")]))
+        offset = start
+        if offset < len(WAV_HEAD):
+            self.send(WAV_HEAD[offset:])
+            offset = len(WAV_HEAD)
+        while offset < end:
+            piece = PATTERN[offset % 251:][: min(end - offset, 200 * 1024)]
+            self.send(piece)
+            offset += len(piece)
+
+    def answer_excess(self, path, headers):
+        """A body longer than its Content-Length on a connection kept open: the extra bytes come once the
+        client has its answer, and are what it reads first if it sends its next request on it."""
+        self.send(head("HTTP/1.1 200 OK", [("Content-Length", 10)]) + b"0123456789")
+        time.sleep(0.3)
+        self.send(b"GARBAGE AFTER THE BODY\r\n\r\n")
+        self.handle()
 
     def answer_digest(self, path, headers):
         """HTTP Digest (RFC 7616, MD5, qop=auth) for quaver:secret; a 401 asking for it otherwise."""
@@ -135,13 +181,25 @@ class Proxy(http.server.BaseHTTPRequestHandler):
     """GET http://host:port/path → the same request to that server, its answer streamed back."""
     protocol_version = "HTTP/1.1"
     log_path = None
+    credentials = None
 
     def do_GET(self):
+        if Proxy.credentials is not None:
+            expected = "Basic " + base64.b64encode(Proxy.credentials.encode()).decode()
+            if self.headers.get("Proxy-Authorization") != expected:
+                with open(Proxy.log_path, "a") as log:
+                    log.write("407 " + self.path + "\n")
+                self.send_response(407, "Proxy Authentication Required")
+                self.send_header("Proxy-Authenticate", 'Basic realm="quaver"')
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
         with open(Proxy.log_path, "a") as log:
             log.write(self.path + "\n")
         target = urllib.parse.urlsplit(self.path)
         upstream = http.client.HTTPConnection(target.hostname, target.port or 80, timeout=30)
-        forwarded = {k: v for k, v in self.headers.items() if k.lower() not in ("proxy-connection", "connection")}
+        forwarded = {k: v for k, v in self.headers.items()
+                     if k.lower() not in ("proxy-connection", "connection", "proxy-authorization")}
         upstream.request("GET", target.path + (f"?{target.query}" if target.query else ""), headers=forwarded)
         answer = upstream.getresponse()
         body = answer.read()
@@ -243,11 +301,72 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
 
 
+class ListenBrainz(http.server.BaseHTTPRequestHandler):
+    """A fake ListenBrainz: checks the token, logs each request, answers as the BEHAVIOUR file says."""
+    protocol_version = "HTTP/1.1"
+    log_path = token = None
+    lock = threading.Lock()
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        behaviour = self.behaviour()
+        status = 200
+        if self.headers.get("Authorization") != "Token " + ListenBrainz.token:
+            status = 401
+        elif behaviour == "down":
+            status = 503
+        elif behaviour.startswith("429"):
+            status = 429
+        self.record(status, body)
+        if status == 200 and behaviour in ("hang", "lose-answer"):
+            if behaviour == "lose-answer":
+                self.set_behaviour("ok")
+            time.sleep(60)
+            return
+        if behaviour == "hang":
+            time.sleep(60)
+            return
+        reply = b'{"status": "ok"}' if status == 200 else b'{"code": %d, "error": "no"}' % status
+        headers = [("Content-Type", "application/json"), ("Content-Length", len(reply)),
+                   ("X-RateLimit-Limit", 30), ("X-RateLimit-Remaining", 0 if status == 429 else 29),
+                   ("X-RateLimit-Reset-In", behaviour.split()[1] if status == 429 else 10)]
+        self.wfile.write(head(f"HTTP/1.1 {status} X", headers) + reply)
+        self.wfile.flush()
+
+    def behaviour(self):
+        try:
+            with open(ListenBrainz.log_path + ".behaviour") as file:
+                return file.read().strip()
+        except FileNotFoundError:
+            return "ok"
+
+    def set_behaviour(self, text):
+        with open(ListenBrainz.log_path + ".behaviour", "w") as file:
+            file.write(text)
+
+    def record(self, status, body):
+        import json
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            payload = {"invalid": body.decode("latin-1")}
+        line = json.dumps({"time": time.time(), "status": status, "type": payload.get("listen_type"),
+                           "listens": payload.get("payload", [])})
+        with ListenBrainz.lock, open(ListenBrainz.log_path, "a") as log:
+            log.write(line + "\n")
+
+    def log_message(self, *args):
+        pass
+
+
 def main():
     mode, port_file = sys.argv[1], sys.argv[2]
-    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent, "h2only": HTTP2Only}[mode]
+    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent, "h2only": HTTP2Only, "listenbrainz": ListenBrainz}[mode]
+    if mode == "listenbrainz":
+        ListenBrainz.log_path, ListenBrainz.token = sys.argv[3], sys.argv[4]
     if mode == "proxy":
         Proxy.log_path = sys.argv[3]
+        Proxy.credentials = sys.argv[4] if len(sys.argv) > 4 else None
         open(Proxy.log_path, "w").close()
     if mode == "h2only":
         import ssl
