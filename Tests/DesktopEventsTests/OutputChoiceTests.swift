@@ -188,7 +188,7 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
         print("\(sound.name): chosen sink back → quaverd Playing in \(Int(Date().timeIntervalSince(returned) * 1000)) ms (after pactl returned)")
         XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" }, "the stream goes back to c")
         XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "c")
-        assertPlaysOn("on c again")
+        assertPlaysOn("on c again; quaverd's log ends: \(daemonLog.suffix(3000))")
     }
 
     func checkTheChoiceIsKeptAcrossARestart() throws {
