@@ -16,12 +16,8 @@ final class PlasmaMediaControllerTests: XCTestCase {
         defer { plasma.stop() }
         try plasma.addMediaController()
         let folder = try TemporaryDirectory(prefix: "plasma-applet")
-        let tracks = try ["One", "Two", "Three"].enumerated().map { index, name in
-            let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
-            try Media.fixtures().taggedFLAC(at: url, title: "Plasma \(name)", artist: "The Applet Testers", album: "KDE",
-                                            seconds: 30)
-            return url
-        }
+        let tracks = try Media.taggedTracks(["Plasma One", "Plasma Two", "Plasma Three"], artist: "The Applet Testers",
+                                            album: "KDE", in: folder)
         let calls = try ChildProcess("dbus-monitor", ["--address", plasma.sessionBus.address,
                                                       "type='method_call',interface='\(ControlAPI.playerInterface)'"],
                                      logDirectory: folder.url, name: "dbus-monitor")
@@ -93,12 +89,7 @@ final class PlasmaLockScreenTests: XCTestCase {
         let plasma = try PlasmaDesktop()
         defer { plasma.stop() }
         let folder = try TemporaryDirectory(prefix: "plasma-lock")
-        let tracks = try ["One", "Two"].enumerated().map { index, name in
-            let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
-            try Media.fixtures().taggedFLAC(at: url, title: "Locked \(name)", artist: "The Lock Testers", album: "KDE",
-                                            seconds: 30)
-            return url
-        }
+        let tracks = try Media.taggedTracks(["Locked One", "Locked Two"], artist: "The Lock Testers", album: "KDE", in: folder)
         let daemon = try RunningDaemon(tracks.map(\.path), bus: plasma.sessionBus)
         XCTAssertTrue(eventually(timeout: 20) { (try? plasma.player("quaver"))?.title == "Locked One" }, "Plasma has seen quaverd")
         try plasma.lock()
