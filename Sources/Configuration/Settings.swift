@@ -28,7 +28,7 @@ struct Setting {
         flag("interruptions", "resume-after-wake", \.interruptions.resumeAfterWake),
         flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),
         flag("interruptions", "resume-when-output-returns", \.interruptions.resumeWhenOutputReturns),
-        seconds("interruptions", "resume-window-minutes", \.interruptions.resumeWindowMinutes, upTo: 1440),
+        seconds("interruptions", "resume-window-minutes", \.interruptions.resumeWindowMinutes, upTo: 1440, unit: "minutes"),
         flag("interruptions", "pause-on-session-inactive", \.interruptions.pauseOnSessionInactive),
         flag("interruptions", "pause-when-other-player-starts", \.interruptions.pauseWhenOtherPlayerStarts),
         flag("power", "keep-awake-while-playing", \.power.keepAwakeWhilePlaying),
@@ -67,12 +67,12 @@ struct Setting {
         }
     }
 
-    /// A duration in seconds: an integer or a float, more than 0 and at most `limit`.
+    /// A duration in `unit`s: an integer or a float, more than 0 and at most `limit`.
     private static func seconds(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, Double>,
-                                upTo limit: Double) -> Setting {
+                                upTo limit: Double, unit: String = "seconds") -> Setting {
         Setting(section: section, key: key) { value, configuration in
             guard let number = value.double ?? value.int.map(Double.init), number > 0, number <= limit else {
-                return "a number of seconds more than 0 and at most \(Int(limit))"
+                return "a number of \(unit) more than 0 and at most \(Int(limit))"
             }
             configuration[keyPath: field] = number
             return nil
