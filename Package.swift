@@ -25,7 +25,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1",
@@ -47,7 +46,7 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop", "PublicText"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
-        .target(name: "RemoteMedia", dependencies: ["CCurl", "CFileSpace", "PublicText"], swiftSettings: v5),
+        .target(name: "RemoteMedia", dependencies: ["CCurl", "CFileSpace", "EventLoop", "PublicText"], swiftSettings: v5),
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
         // SQLite databases (the library index, the listening history): connections, statements, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
@@ -86,7 +85,7 @@ let package = Package(
         .target(name: "PlaylistStore", dependencies: ["PlayerCore", "ControlAPI", "Playlists", "BaseDirectories"], swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
-                dependencies: ["BaseDirectories", "PublicText", .product(name: "TOMLKit", package: "TOMLKit")],
+                dependencies: ["BaseDirectories", "PublicText"],
                 swiftSettings: v5),
         // The music library: the index of the music folders (SQLite), its scanner (TagLib), live updates, search.
         .target(name: "Library",
@@ -98,7 +97,7 @@ let package = Package(
                 swiftSettings: v5),
         // Listens sent to ListenBrainz (or a server speaking its API) from the history's waiting listens.
         .target(name: "Scrobbling",
-                dependencies: ["ListeningHistory", "RemoteMedia", "QuaverVersion", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["ListeningHistory", "RemoteMedia", "QuaverVersion", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // The session kept across restarts: the player's queue and settings in the state file.
         .target(name: "Session",

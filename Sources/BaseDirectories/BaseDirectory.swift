@@ -1,6 +1,6 @@
 // BaseDirectories: the XDG folders Quaver reads and writes (config, state, cache). An adapter without C:
 // imports Foundation only.
-import Foundation
+import FoundationEssentials
 
 /// The XDG base directories Quaver uses, resolved as the XDG Base Directory Specification says:
 /// `$XDG_CONFIG_HOME` (or `~/.config`), `$XDG_STATE_HOME` (or `~/.local/state`), `$XDG_CACHE_HOME` (or `~/.cache`),

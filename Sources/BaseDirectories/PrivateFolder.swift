@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Quaver's folders hold what others must not read: downloaded music, URLs with passwords, the queue.
 /// The daemon's umask makes what it creates 0700/0600; folders made by an older version or by hand may be

@@ -1,5 +1,5 @@
-// Configuration: the user's settings (`config.toml`). An adapter without C: may import BaseDirectories,
-// Foundation and TOMLKit.
+// Configuration: the user's settings (`config.toml`), read by our own TOML reader. An adapter without C: may import
+// BaseDirectories, PublicText and FoundationEssentials.
 /// The user's settings from `config.toml`. Every field has a default, so a missing file or key means
 /// "as shipped"; `config.example.toml` at the repository root lists the same defaults (a test keeps them equal).
 public struct Configuration: Equatable, Sendable {

@@ -1,7 +1,6 @@
 import BaseDirectories
-import Foundation
+import FoundationEssentials
 import PublicText
-import TOMLKit
 
 /// Why `config.toml` was refused. Quaver does not start on a bad file rather than guess what was meant.
 public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
@@ -32,11 +31,11 @@ extension Configuration {
         let data: Data
         do {
             data = try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile {
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return Configuration()
         } catch {
             throw ConfigurationError(file: url.path, key: nil, line: nil,
-                                     message: "cannot be read (\(error.localizedDescription))")
+                                     message: "cannot be read (\(error.fileErrorText))")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigurationError(file: url.path, key: nil, line: nil, message: "is not UTF-8 text (TOML requires UTF-8)")
@@ -49,12 +48,9 @@ extension Configuration {
     public static func parse(_ text: String, file: String) throws(ConfigurationError) -> Configuration {
         let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            throw ConfigurationError(file: file, key: nil, line: error.source.begin.line,
-                                     message: "TOML syntax error: \(error.description)")
+            table = try TOMLReader.table(from: text)
         } catch {
-            throw ConfigurationError(file: file, key: nil, line: nil, message: "TOML syntax error: \(error)")
+            throw ConfigurationError(file: file, key: nil, line: error.line, message: "TOML syntax error: \(error.message)")
         }
         var configuration = Configuration()
         for (sectionName, sectionValue) in table {
@@ -66,7 +62,7 @@ extension Configuration {
     /// Every `section.key` Quaver reads, in the order of `config.example.toml`.
     public static var knownKeys: [String] { Setting.all.map(\.name) }
 
-    private mutating func apply(section name: String, _ value: TOMLValueConvertible, file: String) throws(ConfigurationError) {
+    private mutating func apply(section name: String, _ value: TOMLValue, file: String) throws(ConfigurationError) {
         let settings = Setting.all.filter { $0.section == name }
         guard !settings.isEmpty else {
             let sections = Setting.all.map(\.section).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
@@ -92,14 +88,13 @@ extension Configuration {
 
 /// A TOML value as the user wrote it, for error messages; a URL's login and tokens masked (a proxy's
 /// password would otherwise be printed at start-up and logged).
-private func describe(_ value: TOMLValueConvertible) -> String {
-    switch value.type {
-    case .string: return "\"\(PublicText.maskingCredentials(in: value.string ?? ""))\""
-    case .int: return value.int.map(String.init) ?? "an integer"
-    case .double: return value.double.map { "\($0)" } ?? "a number"
-    case .bool: return value.bool.map { "\($0)" } ?? "a boolean"
-    default:
-        let name = "\(value.type)"  // table, array, date, time, date-time
-        return (name.hasPrefix("a") ? "an " : "a ") + name
+private func describe(_ value: TOMLValue) -> String {
+    switch value {
+    case .string(let text): "\"\(PublicText.maskingCredentials(in: text))\""
+    case .integer(let number): String(number)
+    case .float(let number): "\(number)"
+    case .bool(let flag): "\(flag)"
+    case .array: "an array"
+    case .table: "a table"
     }
 }

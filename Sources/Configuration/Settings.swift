@@ -1,12 +1,12 @@
-import Foundation
-import TOMLKit
+import FoundationEssentials
+import PublicText
 
 /// One key of `config.toml`: where it lives and how its TOML value is checked and stored.
 struct Setting {
     let section: String
     let key: String
     /// Stores `value` into the configuration, or returns what was expected instead.
-    let apply: (TOMLValueConvertible, inout Configuration) -> String?
+    let apply: (TOMLValue, inout Configuration) -> String?
 
     var name: String { "\(section).\(key)" }
 
@@ -93,7 +93,7 @@ struct Setting {
 
     private static func text(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
         Setting(section: section, key: key) { value, configuration in
-            guard let text = value.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let text = value.string, !text.trimmingWhitespace().isEmpty else {
                 return "a non-empty string"
             }
             configuration[keyPath: field] = text

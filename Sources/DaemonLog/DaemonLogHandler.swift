@@ -1,6 +1,7 @@
 // DaemonLog: quaverd's swift-log handler. Pure Swift: may import TerminalText, PublicText, Foundation and
 // swift-log.
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import PublicText
 import TerminalText

@@ -1,6 +1,9 @@
 import CGLib
 import CGStreamer
-import Foundation
+import EventLoop
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What GstDiscoverer found in one file: the container's tags, the first audio stream's, the length.
 public struct DiscoveredMedia {
@@ -31,13 +34,11 @@ public final class Discoverer: @unchecked Sendable {
         let start = StartResult()
         let ended = DispatchSemaphore(value: 0)
         self.ended = ended
-        let thread = Thread {
+        self.worker = worker
+        NamedThread.start("quaver-discoverer") {
             worker.run(timeout: timeout) { start.failure = $0; start.done.signal() }
             ended.signal()
         }
-        thread.name = "quaver-discoverer"
-        self.worker = worker
-        thread.start()
         start.done.wait()
         if let failure = start.failure { throw failure }
     }

@@ -1,4 +1,4 @@
-import Foundation
+import EventLoop
 
 /// Keeps playbin's switch to the next item and its way down to NULL apart.
 ///
@@ -18,7 +18,7 @@ import Foundation
 /// Upstream: no issue found. Not fixed as of GStreamer 1.29.2 (main, 2026-08): playbin2's `drained_cb` →
 /// `setup_next_source` and its `g_assert (combiner != NULL)` in `pad_removed_cb` are unchanged since 1.22.
 final class GroupSwitch: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var underWay = false
     private var stopping = false
     /// Seeks of the loop's queued for or running on the pipeline's thread.
@@ -26,11 +26,11 @@ final class GroupSwitch: @unchecked Sendable {
 
     /// Streaming thread, at about-to-finish: false while the pipeline goes down, when nothing may be handed over.
     func begin() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping else { return false }
-        underWay = true
-        return true
+        condition.withLock {
+            guard !stopping else { return false }
+            underWay = true
+            return true
+        }
     }
 
     /// Streaming thread, inside a switch: waits until `ready()` holds, `limit` seconds at most; false (at
@@ -42,61 +42,56 @@ final class GroupSwitch: @unchecked Sendable {
     /// queries) do not need that lock, and cutting the wait for them broke gapless joins of short tracks,
     /// whose about-to-finish comes while the engine sets them playing.
     func wait(atMost limit: Double, until ready: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: limit)
-        condition.lock()
-        defer { condition.unlock() }
-        while !stopping, seeksPending == 0, !ready(), condition.wait(until: deadline) {}
-        return !stopping
+        let deadline = ContinuousClock.now + .seconds(limit)
+        return condition.withLock {
+            while !stopping, seeksPending == 0, !ready(), condition.wait(until: deadline) {}
+            return !stopping
+        }
     }
 
     /// Loop thread, before a seek is queued for the pipeline's thread: a switch waiting (`wait`) stops
     /// waiting, and none waits until `seekReturned`.
     func seekQueued() {
-        condition.lock()
-        seeksPending += 1
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            seeksPending += 1
+            condition.broadcast()
+        }
     }
 
     /// Pipeline thread, when the seek has returned.
     func seekReturned() {
-        condition.lock()
-        seeksPending -= 1
-        condition.unlock()
+        condition.withLock { seeksPending -= 1 }
     }
 
     /// Any thread: something a switch may be waiting for has happened.
     func nudge() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock { condition.broadcast() }
     }
 
     /// Streaming thread, after playbin's `drained` handler has returned.
     func ended() {
-        condition.lock()
-        underWay = false
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            underWay = false
+            condition.broadcast()
+        }
     }
 
     /// Loop thread: runs `change` (playbin's change to NULL) once no switch is under way, with none begun
     /// meanwhile. Returns false when a switch had not ended after `timeout` seconds (it ran all the same).
     @discardableResult
     func exclusively(timeout: Double, _ change: () -> Void) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        stopping = true
-        condition.broadcast()  // a switch waiting (`wait`) gives up at once
-        var ended = true
-        while underWay && ended {
-            ended = condition.wait(until: deadline) || !underWay
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        let ended = condition.withLock {
+            stopping = true
+            condition.broadcast()  // a switch waiting (`wait`) gives up at once
+            var ended = true
+            while underWay && ended {
+                ended = condition.wait(until: deadline) || !underWay
+            }
+            return ended
         }
-        condition.unlock()
         change()
-        condition.lock()
-        stopping = false
-        condition.unlock()
+        condition.withLock { stopping = false }
         return ended
     }
 }

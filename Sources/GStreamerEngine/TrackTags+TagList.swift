@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GStreamer
 import PlayerCore
 import PublicText
@@ -40,9 +40,9 @@ extension TrackTags {
     /// brings such a title and no artist, split it, so clients show both fields.
     mutating func splitStreamTitle(_ list: TagList) {
         guard list.strings("artist", limit: 1).isEmpty, let raw = Self.first(list, "title"),
-              let dash = raw.range(of: " - ") else { return }
-        let artist = raw[..<dash.lowerBound].trimmingCharacters(in: .whitespaces)
-        let title = raw[dash.upperBound...].trimmingCharacters(in: .whitespaces)
+              let dash = raw.firstRange(of: " - ") else { return }
+        let artist = raw[..<dash.lowerBound].trimmingWhitespace()
+        let title = raw[dash.upperBound...].trimmingWhitespace()
         guard !artist.isEmpty, !title.isEmpty else { return }
         artists = [artist]
         self.title = title

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `stat` says of a file, enough to tell whether it changed since it was read.
 public struct FileState: Equatable, Sendable {

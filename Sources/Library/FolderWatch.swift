@@ -1,4 +1,6 @@
-import Foundation
+import EventLoop
+import FoundationEssentials
+import Glibc
 
 /// Live updates: every folder under the music folders watched with inotify, on a thread of its own. Paths
 /// that changed are gathered until the folders have been quiet for `quietSeconds`, then handed to `changed` in
@@ -17,7 +19,7 @@ public final class FolderWatch {
     private let note: (String) -> Void
     private let descriptor: Int32
     private let stopPipe: [Int32]
-    private var thread: Thread?
+    private var thread: NamedThread?
     /// Watched folders by watch descriptor; the watch's thread alone touches it.
     private var watched: [Int32: [UInt8]] = [:]
     private var saidWatchesRanOut = false
@@ -43,10 +45,7 @@ public final class FolderWatch {
 
     /// Starts watching (the folders are added on the watch's thread: thousands of folders take a while).
     public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "quaver-folder-watch"
-        self.thread = thread
-        thread.start()
+        thread = NamedThread.start("quaver-folder-watch") { [self] in run() }
     }
 
     /// Ends the watch's thread and waits for it (at most a second).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLite
 
 /// The index file, `$XDG_CACHE_HOME/quaver/library.db`: opened, checked, and rebuilt when it cannot be used.
@@ -34,7 +35,7 @@ public struct LibraryIndex: Sendable {
     }
 
     private func openChecked() throws -> IndexConnection {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                                 withIntermediateDirectories: true)
         let database = try Database(path: path)
         try database.useWriteAheadLog()

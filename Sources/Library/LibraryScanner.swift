@@ -1,5 +1,7 @@
 import ControlAPI
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import TagLib
 
 /// Keeps the index in step with the music folders, on a serial queue of its own with its own connection:

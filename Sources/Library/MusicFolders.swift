@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The folders `[library] folders` names, as absolute paths: `~/` is the home folder, and `$XDG_MUSIC_DIR`
 /// the user's music folder as `xdg-user-dirs` records it in `$XDG_CONFIG_HOME/user-dirs.dirs`, else `~/Music`.

@@ -1,6 +1,6 @@
 import BaseDirectories
 import EventLoop
-import Foundation
+import FoundationEssentials
 
 /// The library as the daemon holds it, on the loop thread: the scanner and the folder watch (each on a
 /// thread of its own), the catalog searched on the loop, and the scan's progress. Everything the other

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A user's search, parsed: words matched as prefixes anywhere (or in one field with `field:`), and a year
 /// range. The text never reaches SQL as SQL: each word becomes a quoted FTS5 string (its `"` doubled), and

@@ -1,5 +1,6 @@
 import BaseDirectories
-import Foundation
+import FoundationEssentials
+import Glibc
 import SQLite
 
 extension HistoryDatabase {

@@ -1,5 +1,6 @@
 import CoverArt
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import PlayerCore
 

@@ -1,5 +1,5 @@
 import CoverArt
-import Foundation
+import FoundationEssentials
 import Logging
 import PlayerCore
 
@@ -34,7 +34,7 @@ public struct ArtworkCache {
     /// `$XDG_CACHE_HOME/quaver/art`, falling back to `~/.cache/quaver/art`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (NSHomeDirectory() + "/.cache")
+            ?? (FileManager.default.homeDirectoryForCurrentUser.path + "/.cache")
         return URL(fileURLWithPath: cache).appendingPathComponent("quaver/art", isDirectory: true)
     }
 
@@ -66,6 +66,7 @@ public struct ArtworkCache {
             hash ^= UInt64(byte)
             hash = hash &* 0x100_0000_01b3
         }
-        return String(format: "%016llx-%llx", hash, UInt64(bytes.count))
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + "-" + String(bytes.count, radix: 16)
     }
 }

@@ -1,6 +1,6 @@
 import ControlAPI
 import DBus
-import Foundation
+import FoundationEssentials
 import PlayerCore
 import PublicText
 

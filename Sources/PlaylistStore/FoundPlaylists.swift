@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Playlists
 
 /// Playlists the user keeps among the music (`.m3u`, `.m3u8`, `.pls` in the library's folders), listed beside the saved
@@ -10,14 +11,20 @@ public enum FoundPlaylists {
     static let largestWalk = 500_000
     public static let largestCount = 1000
 
-    /// Every playlist file under `folders` whose name (without its extension) is a valid playlist name.
+    /// Every playlist file under `folders` whose name (without its extension) is a valid playlist name. Folders
+    /// reached through a symbolic link are not walked (FileManager's enumerator did not either).
     public static func find(in folders: [String]) -> [SavedPlaylist] {
         var found: [SavedPlaylist] = [], visited = 0
-        for folder in folders {
-            guard let walk = FileManager.default.enumerator(atPath: folder) else { continue }
-            while let relative = walk.nextObject() as? String, visited < largestWalk, found.count < largestCount {
+        var unwalked = Array(folders.reversed())
+        while let folder = unwalked.popLast() {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
                 visited += 1
-                guard PlaylistFormat(path: relative) != nil, let playlist = describe(folder + "/" + relative) else { continue }
+                guard visited <= largestWalk, found.count < largestCount else { return found }
+                let path = folder + "/" + name
+                var status = stat()
+                guard lstat(path, &status) == 0 else { continue }
+                if status.st_mode & S_IFMT == S_IFDIR { unwalked.append(path) }
+                guard PlaylistFormat(path: name) != nil, let playlist = describe(path) else { continue }
                 found.append(playlist)
             }
         }

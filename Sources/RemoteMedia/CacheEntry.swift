@@ -1,5 +1,5 @@
 import CFileSpace
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What the cache knows about one remote file, kept as JSON next to its bytes.
@@ -94,10 +94,11 @@ final class CacheEntry {
     /// A file name from the URL: 64-bit FNV-1a twice (two offsets), as hex; the sidecar keeps the URL
     /// and is checked on open, so a collision means a refetch, not wrong bytes.
     static func key(for url: String) -> String {
-        func fnv(_ basis: UInt64) -> UInt64 {
-            url.utf8.reduce(basis) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        func fnv(_ basis: UInt64) -> String {
+            let hex = String(url.utf8.reduce(basis) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
         }
-        return String(format: "%016llx%016llx", fnv(0xcbf2_9ce4_8422_2325), fnv(0x84222325cbf29ce4))
+        return fnv(0xcbf2_9ce4_8422_2325) + fnv(0x84222325cbf29ce4)
     }
 
     var length: UInt64? { sidecar.length }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import PublicText
 
 /// The status line and headers of the final response (after redirects).
 public struct HTTPResponseHead: Sendable {
@@ -31,7 +32,7 @@ public struct HTTPResponseHead: Sendable {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingWhitespace()
         }
         self.headers = headers
     }

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import Glibc
 import PublicText
 
@@ -255,7 +255,7 @@ private final class Transfer {
                                          isFinal: true)
             return false
         }
-        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let line = String(decoding: bytes, as: UTF8.self).trimmingWhitespace()
         if line.hasPrefix("HTTP/") || line.hasPrefix("ICY ") {
             lines = [line]
             headBytes = bytes.count

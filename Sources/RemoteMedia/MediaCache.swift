@@ -1,4 +1,5 @@
-import Foundation
+import EventLoop
+import FoundationEssentials
 import Glibc
 
 /// Remote files kept on disk while they play, so that they resume and replay without the network.
@@ -18,7 +19,7 @@ public final class MediaCache: @unchecked Sendable {
     public static let defaultMinimumFreeBytes: UInt64 = 64 << 20
     /// The folder's descriptor (O_DIRECTORY, O_NOFOLLOW); entries open their files relative to it.
     let folder: Int32
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     /// Present bytes of each entry a download has open, by file name (`CacheEntry.key`).
     private var openBytes: [String: UInt64] = [:]
     /// Present bytes and last play of the closed entries, read from their sidecars on first need.

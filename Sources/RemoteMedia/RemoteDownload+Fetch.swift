@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One GET: the whole file (length unknown yet) or one missing range.
 struct FetchRequest {

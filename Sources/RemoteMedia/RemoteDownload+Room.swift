@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The cache's limit while a file downloads (MediaCache counts the open entries too). Each piece is stored
 /// only once the cache has room for it; when it has none, the request ends and the download waits until
@@ -31,7 +31,7 @@ extension RemoteDownload {
     func waitForRoom() {
         lock.withLock {
             while !closed, restartAt == nil, !madeRoomToResume() {
-                _ = lock.wait(until: Date().addingTimeInterval(1))
+                _ = lock.wait(seconds: 1)
             }
             waitingForRoom = false
         }

@@ -1,7 +1,9 @@
 // RemoteMedia: http(s) files for the engine: the libcurl client and the download of one file into the
 // private media cache while it plays. A wrapper: it owns every libcurl call; may import CCurl, PublicText
 // and Foundation, never GStreamer or the core.
-import Foundation
+import EventLoop
+import FoundationEssentials
+import Glibc
 import PublicText
 
 /// What a download tells its owner; sent from its download thread.
@@ -64,7 +66,7 @@ public final class RemoteDownload: @unchecked Sendable {
     let cache: MediaCache
     let options: DownloadOptions
     let report: (RemoteDownload, RemoteDownloadEvent) -> Void
-    let lock = NSCondition()
+    let lock = ConditionLock()
 
     var entry: CacheEntry?
     var sink: ByteSink?
@@ -120,9 +122,7 @@ public final class RemoteDownload: @unchecked Sendable {
     /// Starts the download thread (once; later calls do nothing).
     public func start() {
         guard lock.withLock({ () -> Bool in defer { started = true }; return !started }) else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "quaver-download"
-        thread.start()
+        NamedThread.start("quaver-download") { [self] in run() }
     }
 
     /// Stops the download soon (a blocked read is woken); the thread saves the entry as it leaves.
@@ -296,7 +296,7 @@ public final class RemoteDownload: @unchecked Sendable {
                     return
                 }
                 let delay = options.retryDelay * pow(2, Double(failures - 1))
-                lock.withLock { _ = closed || lock.wait(until: Date().addingTimeInterval(delay)) }
+                lock.withLock { _ = closed || lock.wait(seconds: delay) }
             } catch {
                 fail(.other, "\(displayURL): cache: \(error)")
                 return
@@ -321,7 +321,7 @@ public final class RemoteDownload: @unchecked Sendable {
                 : entry.present.gapAhead(from: from, length: length)
             if let gap { return FetchRequest(range: gap) }
             if entry.isComplete { return nil }
-            _ = lock.wait(until: Date().addingTimeInterval(1))
+            _ = lock.wait(seconds: 1)
         }
         return nil
     }

@@ -1,6 +1,6 @@
 // Scrobbling: listens sent to ListenBrainz, or any server speaking its API (Maloja, Koito, multi-scrobbler). An
 // adapter: imports ListeningHistory (the waiting listens), RemoteMedia (HTTP), QuaverVersion, swift-log.
-import Foundation
+import FoundationEssentials
 import ListeningHistory
 import QuaverVersion
 
@@ -21,32 +21,58 @@ enum ListenBrainzPayload {
 
     /// `single` for one listen, `import` for a batch (listens made while offline).
     static func listens(_ listens: [Listen]) -> [UInt8] {
-        let payload = listens.map { listen -> [String: Any] in
-            ["listened_at": listen.listenedAt, "track_metadata": metadata(listen)]
-        }
-        return json(["listen_type": listens.count == 1 ? "single" : "import", "payload": payload])
+        json(Submission(listenType: listens.count == 1 ? "single" : "import",
+                        payload: listens.map { Item(listenedAt: $0.listenedAt, trackMetadata: metadata($0)) }))
     }
 
     static func playingNow(_ listen: Listen) -> [UInt8] {
-        json(["listen_type": "playing_now", "payload": [["track_metadata": metadata(listen)]]])
+        json(Submission(listenType: "playing_now", payload: [Item(listenedAt: nil, trackMetadata: metadata(listen))]))
     }
 
-    private static func metadata(_ listen: Listen) -> [String: Any] {
-        var info: [String: Any] = ["submission_client": "Quaver", "submission_client_version": quaverVersion,
-                                   "media_player": "Quaver"]
-        if let seconds = listen.durationSeconds { info["duration_ms"] = seconds * 1000 }
-        if let number = listen.trackNumber { info["tracknumber"] = number }
+    private static func metadata(_ listen: Listen) -> TrackMetadata {
         let ids = listen.musicBrainz
-        if !ids.recording.isEmpty { info["recording_mbid"] = ids.recording }
-        if !ids.release.isEmpty { info["release_mbid"] = ids.release }
-        if !ids.artist.isEmpty { info["artist_mbids"] = [ids.artist] }
-        var metadata: [String: Any] = ["artist_name": listen.artist ?? "", "track_name": listen.title ?? "",
-                                       "additional_info": info]
-        if let album = listen.album, !album.isEmpty { metadata["release_name"] = album }
-        return metadata
+        let info = AdditionalInfo(durationMs: listen.durationSeconds.map { $0 * 1000 }, tracknumber: listen.trackNumber,
+                                  recordingMbid: ids.recording.isEmpty ? nil : ids.recording,
+                                  releaseMbid: ids.release.isEmpty ? nil : ids.release,
+                                  artistMbids: ids.artist.isEmpty ? nil : [ids.artist])
+        return TrackMetadata(artistName: listen.artist ?? "", trackName: listen.title ?? "",
+                             releaseName: listen.album?.isEmpty == false ? listen.album : nil, additionalInfo: info)
     }
 
-    private static func json(_ object: [String: Any]) -> [UInt8] {
-        Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8))
+    /// Keys sorted, as the tests and the server's logs read them; absent values left out.
+    private static func json(_ submission: Submission) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return Array((try? encoder.encode(submission)) ?? Data("{}".utf8))
+    }
+
+    // The API's objects (snake_case keys: listen_type, track_metadata, …).
+    private struct Submission: Encodable {
+        let listenType: String
+        let payload: [Item]
+    }
+
+    private struct Item: Encodable {
+        let listenedAt: Int64?
+        let trackMetadata: TrackMetadata
+    }
+
+    private struct TrackMetadata: Encodable {
+        let artistName: String
+        let trackName: String
+        let releaseName: String?
+        let additionalInfo: AdditionalInfo
+    }
+
+    private struct AdditionalInfo: Encodable {
+        var submissionClient = "Quaver"
+        var submissionClientVersion = quaverVersion
+        var mediaPlayer = "Quaver"
+        let durationMs: Int?
+        let tracknumber: Int?
+        let recordingMbid: String?
+        let releaseMbid: String?
+        let artistMbids: [String]?
     }
 }

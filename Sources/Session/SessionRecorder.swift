@@ -1,7 +1,8 @@
 import ControlAPI
 import Dispatch
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import PlayerCore
 import StateStore

@@ -1,5 +1,5 @@
 import EventLoop
-import Foundation
+import FoundationEssentials
 import PlayerCore
 
 /// The sleep timer's clock in the daemon: the wall clock (a deadline saved in the state file means the same

@@ -1,5 +1,5 @@
 import BaseDirectories
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The saved-state file, `$XDG_STATE_HOME/quaver/state.json` by default, and beside it `state.json.position`,
@@ -37,10 +37,10 @@ public struct StateFile: Sendable {
                 return setAside(because: "it is larger than \(Self.maximumBytes >> 20) MiB", now: now)
             }
             data = read
-        } catch CocoaError.fileNoSuchFile, CocoaError.fileReadNoSuchFile {
+        } catch let error as POSIXError where error.code == .ENOENT {
             return LoadedState(state: nil, warning: nil)
         } catch {
-            return setAside(because: "it cannot be read (\(error.localizedDescription))", now: now)
+            return setAside(because: "it cannot be read (\(error.fileErrorText))", now: now)
         }
         switch decode(data) {
         case .success(let state): return LoadedState(state: applyingPositionMark(to: state), warning: nil)
@@ -51,12 +51,21 @@ public struct StateFile: Sendable {
     /// The file's bytes, nil when it has more than `maximumBytes`: its size is asked first, and the read stops
     /// there too (it may grow between the two).
     private func boundedContents() throws -> Data? {
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
         var status = stat()
-        guard fstat(handle.fileDescriptor, &status) == 0, Int(status.st_size) <= Self.maximumBytes else { return nil }
-        let data = try handle.read(upToCount: Self.maximumBytes + 1) ?? Data()
-        return data.count <= Self.maximumBytes ? data : nil
+        guard fstat(descriptor, &status) == 0, Int(status.st_size) <= Self.maximumBytes else { return nil }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count <= Self.maximumBytes {
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[..<count])
+        }
+        return nil
     }
 
     /// The position mark's current track and position, if it was written for this state (same revision).
@@ -131,11 +140,9 @@ public struct StateFile: Sendable {
 
     /// `state.json.corrupt-20261122T010203Z`, with `-2`, `-3`… if that name is taken.
     private func asidePath(now: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let base = "\(url.path).corrupt-\(formatter.string(from: now))"
+        let stamp = Date.ISO8601FormatStyle(dateSeparator: .omitted, dateTimeSeparator: .standard, timeSeparator: .omitted,
+                                            timeZone: .gmt)
+        let base = "\(url.path).corrupt-\(now.formatted(stamp))"
         var candidate = base
         var counter = 1
         while access(candidate, F_OK) == 0 {
@@ -150,7 +157,7 @@ public struct StateFile: Sendable {
             try FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StateFileError(operation: "create folder", path: folderPath, reason: error.localizedDescription)
+            throw StateFileError(operation: "create folder", path: folderPath, reason: error.fileErrorText)
         }
     }
 

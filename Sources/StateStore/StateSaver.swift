@@ -1,6 +1,7 @@
 import Dispatch
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Saves the state after changes, at most once per `interval`, on the event loop.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A line with `{{field}}` placeholders, as playerctl's `--format` spells them:
 /// `{{artist}} - {{title}} {{position}}/{{length}}`. Spaces inside the braces are allowed. Field values are
@@ -24,7 +24,7 @@ public struct OutputTemplate: Equatable {
     public init(_ template: String, knownFields: [String]) throws {
         var pieces: [Piece] = []
         var rest = Substring(template)
-        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+        while let open = rest.firstRange(of: "{{"), let close = rest[open.upperBound...].firstRange(of: "}}") {
             if open.lowerBound > rest.startIndex { pieces.append(.literal(String(rest[..<open.lowerBound]))) }
             let name = rest[open.upperBound..<close.lowerBound].trimmingSpaces
             guard knownFields.contains(name) else { throw UnknownField(name: name, known: knownFields) }

@@ -1,5 +1,5 @@
 import EventLoop
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Newline-delimited JSON on stdin and stdout: what snapserver and its stream plugins exchange.
@@ -12,7 +12,7 @@ final class JSONLines {
 
     /// Calls `received` with each complete line's JSON object (or nil when it is not one), and `closed` once
     /// stdin ends: snapserver stopped or dropped the plugin.
-    func start(received: @escaping ([String: Any]?) -> Void, closed: @escaping () -> Void) {
+    func start(received: @escaping ([String: JSONValue]?) -> Void, closed: @escaping () -> Void) {
         watch = EventLoop.main.watch(fd: 0, conditions: [.input, .hangUp, .error]) { [unowned self] _ in
             var buffer = [UInt8](repeating: 0, count: 65_536)
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
@@ -23,7 +23,7 @@ final class JSONLines {
         }
     }
 
-    private func split(_ bytes: ArraySlice<UInt8>, _ received: ([String: Any]?) -> Void) {
+    private func split(_ bytes: ArraySlice<UInt8>, _ received: ([String: JSONValue]?) -> Void) {
         for byte in bytes {
             guard byte == UInt8(ascii: "\n") else {
                 if pending.count < Self.maximumLineBytes { pending.append(byte) } else { discarding = true }
@@ -32,13 +32,13 @@ final class JSONLines {
             defer { pending.removeAll(keepingCapacity: true); discarding = false }
             if discarding { received(nil); continue }
             if pending.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") }) { continue }
-            received((try? JSONSerialization.jsonObject(with: Data(pending))) as? [String: Any])
+            received((try? JSONDecoder().decode(JSONValue.self, from: Data(pending)))?.object)
         }
     }
 
     /// Writes one JSON object and a newline in one `write`, so lines never interleave.
-    func send(_ object: [String: Any]) {
-        guard var data = try? JSONSerialization.data(withJSONObject: object) else { return }
+    func send(_ object: [String: JSONValue]) {
+        guard var data = try? JSONEncoder().encode(object) else { return }
         data.append(UInt8(ascii: "\n"))
         data.withUnsafeBytes { bytes in
             var offset = 0
@@ -50,9 +50,9 @@ final class JSONLines {
         }
     }
 
-    func notify(_ method: String, _ params: [String: Any]? = nil) {
-        var message: [String: Any] = ["jsonrpc": "2.0", "method": method]
-        if let params { message["params"] = params }
+    func notify(_ method: String, _ params: [String: JSONValue]? = nil) {
+        var message: [String: JSONValue] = ["jsonrpc": "2.0", "method": .string(method)]
+        if let params { message["params"] = .object(params) }
         send(message)
     }
 
@@ -60,6 +60,6 @@ final class JSONLines {
 
     /// `Plugin.Stream.Log`: snapserver writes it to its own log.
     func log(_ severity: Severity, _ message: String) {
-        notify("Plugin.Stream.Log", ["severity": severity.rawValue, "message": message])
+        notify("Plugin.Stream.Log", ["severity": .string(severity.rawValue), "message": .string(message)])
     }
 }

@@ -1,53 +1,57 @@
 import CoverArt
 import DBus
-import Foundation
+import FoundationEssentials
 
 /// MPRIS Player properties as Snapcast's stream plugin API names them (`Plugin.Stream.Player.Properties`):
 /// lower-case status words, volume in percent, times in seconds, and the track as `metadata`.
 enum SnapcastProperties {
     /// With quaverd not on the bus: stopped, nothing can be done.
-    static let absent: [String: Any] = [
+    static let absent: [String: JSONValue] = [
         "playbackStatus": "stopped", "canControl": false, "canPlay": false, "canPause": false,
         "canSeek": false, "canGoNext": false, "canGoPrevious": false,
     ]
 
-    static func from(_ player: [String: DBusValue], artwork: Artwork) -> [String: Any] {
+    static func from(_ player: [String: DBusValue], artwork: Artwork) -> [String: JSONValue] {
         guard !player.isEmpty else { return absent }
-        var properties: [String: Any] = [
-            "playbackStatus": (player["PlaybackStatus"]?.stringValue ?? "Stopped").lowercased(),
-            "loopStatus": (player["LoopStatus"]?.stringValue ?? "None").lowercased(),
-            "shuffle": player["Shuffle"]?.boolValue ?? false,
-            "volume": Int(((player["Volume"]?.doubleValue ?? 1) * 100).rounded().clamped(to: 0...100)),
-            "rate": player["Rate"]?.doubleValue ?? 1,
-            "position": Double(player["Position"]?.int64Value ?? 0) / 1_000_000,
-            "metadata": metadata(player["Metadata"]?.dictionaryValue ?? [:], artwork: artwork),
+        var properties: [String: JSONValue] = [
+            "playbackStatus": .string((player["PlaybackStatus"]?.stringValue ?? "Stopped").lowercased()),
+            "loopStatus": .string((player["LoopStatus"]?.stringValue ?? "None").lowercased()),
+            "shuffle": .bool(player["Shuffle"]?.boolValue ?? false),
+            "volume": .integer(Int(((player["Volume"]?.doubleValue ?? 1) * 100).rounded().clamped(to: 0...100))),
+            "rate": .number(player["Rate"]?.doubleValue ?? 1),
+            "position": .number(Double(player["Position"]?.int64Value ?? 0) / 1_000_000),
+            "metadata": .object(metadata(player["Metadata"]?.dictionaryValue ?? [:], artwork: artwork)),
         ]
         for (mpris, snapcast) in [("CanGoNext", "canGoNext"), ("CanGoPrevious", "canGoPrevious"), ("CanPlay", "canPlay"),
                                   ("CanPause", "canPause"), ("CanSeek", "canSeek"), ("CanControl", "canControl")] {
-            properties[snapcast] = player[mpris]?.boolValue ?? false
+            properties[snapcast] = .bool(player[mpris]?.boolValue ?? false)
         }
         return properties
     }
 
     /// The MPRIS Metadata map in Snapcast's tag names. A `file://` cover goes as `artData` (the image itself,
     /// which snapserver serves to its clients over HTTP): a path on this machine means nothing to Snapweb.
-    static func metadata(_ mpris: [String: DBusValue], artwork: Artwork) -> [String: Any] {
-        var tags: [String: Any] = [:]
-        if let id = mpris["mpris:trackid"]?.objectPathValue { tags["trackId"] = id.description }
-        if let length = mpris["mpris:length"]?.int64Value { tags["duration"] = Double(length) / 1_000_000 }
+    static func metadata(_ mpris: [String: DBusValue], artwork: Artwork) -> [String: JSONValue] {
+        var tags: [String: JSONValue] = [:]
+        if let id = mpris["mpris:trackid"]?.objectPathValue { tags["trackId"] = .string(id.description) }
+        if let length = mpris["mpris:length"]?.int64Value { tags["duration"] = .number(Double(length) / 1_000_000) }
         for (key, tag) in [("xesam:title", "title"), ("xesam:album", "album"), ("xesam:url", "url"),
                            ("xesam:contentCreated", "contentCreated")] {
-            if let text = mpris[key]?.stringValue { tags[tag] = text }
+            if let text = mpris[key]?.stringValue { tags[tag] = .string(text) }
         }
         for (key, tag) in [("xesam:artist", "artist"), ("xesam:albumArtist", "albumArtist"), ("xesam:genre", "genre"),
                            ("xesam:composer", "composer")] {
-            if let list = mpris[key]?.stringArrayValue, !list.isEmpty { tags[tag] = list }
+            if let list = mpris[key]?.stringArrayValue, !list.isEmpty { tags[tag] = .array(list.map(JSONValue.string)) }
         }
         for (key, tag) in [("xesam:trackNumber", "trackNumber"), ("xesam:discNumber", "discNumber")] {
-            if let number = mpris[key]?.int64Value { tags[tag] = Int(number) }
+            if let number = mpris[key]?.int64Value { tags[tag] = .integer(Int(number)) }
         }
         if let url = mpris["mpris:artUrl"]?.stringValue {
-            if let image = artwork.image(at: url) { tags["artData"] = image } else if !url.hasPrefix("file:") { tags["artUrl"] = url }
+            if let image = artwork.image(at: url) {
+                tags["artData"] = .object(image.mapValues(JSONValue.string))
+            } else if !url.hasPrefix("file:") {
+                tags["artUrl"] = .string(url)
+            }
         }
         return tags
     }

@@ -1,7 +1,6 @@
 import ControlAPI
 import DBus
 import EventLoop
-import Foundation
 
 /// The stream plugin's side of snapserver's JSON-RPC (snapserver 0.26, measured with it):
 /// - it announces itself with `Plugin.Stream.Ready`, then snapserver asks `Plugin.Stream.Player.GetProperties`;
@@ -15,7 +14,7 @@ final class StreamPlugin {
     private let channel: JSONLines
     private let player: QuaverPlayer
     private let artwork = Artwork()
-    private var lastSent: NSDictionary?
+    private var lastSent: [String: JSONValue]?
 
     init(channel: JSONLines, player: QuaverPlayer) {
         self.channel = channel
@@ -31,26 +30,26 @@ final class StreamPlugin {
     /// Every property, when one differs from what was last sent.
     private func sendProperties() {
         let properties = SnapcastProperties.from(player.properties, artwork: artwork)
-        guard lastSent != properties as NSDictionary else { return }
-        lastSent = properties as NSDictionary
+        guard lastSent != properties else { return }
+        lastSent = properties
         channel.notify("Plugin.Stream.Player.Properties", properties)
     }
 
-    private func handle(_ message: [String: Any]?) {
+    private func handle(_ message: [String: JSONValue]?) {
         guard let message else { return reply(nil, error: (-32700, "Parse error")) }
         let id = message["id"]
         if message["method"] == nil { return }  // a response: the plugin sends no requests
-        guard let method = message["method"] as? String else { return reply(id, error: (-32600, "Invalid Request")) }
-        let params = message["params"] as? [String: Any] ?? [:]
+        guard let method = message["method"]?.string else { return reply(id, error: (-32600, "Invalid Request")) }
+        let params = message["params"]?.object ?? [:]
         switch method {
         case "Plugin.Stream.Player.GetProperties":
             player.read()  // the next Properties notification carries the current position
-            reply(id, result: SnapcastProperties.from(player.properties, artwork: artwork))
+            reply(id, result: .object(SnapcastProperties.from(player.properties, artwork: artwork)))
         case "Plugin.Stream.Player.GetMetadata":
-            reply(id, result: SnapcastProperties.metadata(player.properties["Metadata"]?.dictionaryValue ?? [:],
-                                                          artwork: artwork))
+            reply(id, result: .object(SnapcastProperties.metadata(player.properties["Metadata"]?.dictionaryValue ?? [:],
+                                                                  artwork: artwork)))
         case "Plugin.Stream.Player.Control":
-            control(params["command"] as? String ?? "", params["params"] as? [String: Any] ?? [:], id: id)
+            control(params["command"]?.string ?? "", params["params"]?.object ?? [:], id: id)
         case "Plugin.Stream.Player.SetProperty":
             setProperty(params, id: id)
         default:
@@ -58,7 +57,7 @@ final class StreamPlugin {
         }
     }
 
-    private func control(_ command: String, _ params: [String: Any], id: Any?) {
+    private func control(_ command: String, _ params: [String: JSONValue], id: JSONValue?) {
         let done = answer(id)
         switch command.lowercased() {
         case "play": player.command("Play", done: done)
@@ -68,10 +67,10 @@ final class StreamPlugin {
         case "next": player.command("Next", done: done)
         case "previous": player.command("Previous", done: done)
         case "seek":
-            guard let offset = number(params["offset"] ?? params["Offset"]) else { return invalid(id, "seek needs offset") }
+            guard let offset = (params["offset"] ?? params["Offset"])?.number else { return invalid(id, "seek needs offset") }
             player.command("Seek", [.int64(microseconds(offset))], done: done)
         case "setposition":
-            guard let position = number(params["position"] ?? params["Position"]), position >= 0 else {
+            guard let position = (params["position"] ?? params["Position"])?.number, position >= 0 else {
                 return invalid(id, "setPosition needs a position of 0 or more")
             }
             guard let track = player.properties["Metadata"]?.dictionaryValue?["mpris:trackid"]?.objectPathValue else {
@@ -84,23 +83,23 @@ final class StreamPlugin {
     }
 
     /// snapserver 0.26 sends `{"volume": 50}`; later versions `{"property": "volume", "value": 50}`.
-    private func setProperty(_ params: [String: Any], id: Any?) {
+    private func setProperty(_ params: [String: JSONValue], id: JSONValue?) {
         var wanted = params
-        if let name = params["property"] as? String, let value = params["value"] { wanted = [name: value] }
+        if let name = params["property"]?.string, let value = params["value"] { wanted = [name: value] }
         guard wanted.count == 1, let (name, value) = wanted.first else { return invalid(id, "one property at a time") }
         let done = answer(id)
         switch name {
         case "volume":
-            guard let percent = number(value) else { return invalid(id, "volume is a number from 0 to 100") }
+            guard let percent = value.number else { return invalid(id, "volume is a number from 0 to 100") }
             player.set("Volume", .double(percent.clamped(to: 0...100) / 100), done: done)
         case "rate":
-            guard let rate = number(value), rate > 0 else { return invalid(id, "rate is a number above 0") }
+            guard let rate = value.number, rate > 0 else { return invalid(id, "rate is a number above 0") }
             player.set("Rate", .double(rate), done: done)
         case "shuffle":
-            guard let shuffle = boolean(value) else { return invalid(id, "shuffle is true or false") }
+            guard let shuffle = value.bool else { return invalid(id, "shuffle is true or false") }
             player.set("Shuffle", .boolean(shuffle), done: done)
         case "loopStatus":
-            guard let text = value as? String,
+            guard let text = value.string,
                   let status = ControlAPI.LoopStatus.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() })
             else { return invalid(id, "loopStatus is none, track or playlist") }
             player.set("LoopStatus", .string(status.rawValue), done: done)
@@ -109,37 +108,22 @@ final class StreamPlugin {
         }
     }
 
-    private func answer(_ id: Any?) -> (String?) -> Void {
+    private func answer(_ id: JSONValue?) -> (String?) -> Void {
         { [weak self] error in
             if let error { self?.reply(id, error: (-32603, error)) } else { self?.reply(id, result: "ok") }
         }
     }
 
-    private func invalid(_ id: Any?, _ why: String) { reply(id, error: (-32602, "Invalid params: \(why)")) }
+    private func invalid(_ id: JSONValue?, _ why: String) { reply(id, error: (-32602, "Invalid params: \(why)")) }
 
     /// Requests without an id are notifications: they get no reply.
-    private func reply(_ id: Any?, result: Any) {
+    private func reply(_ id: JSONValue?, result: JSONValue) {
         guard let id else { return }
         channel.send(["jsonrpc": "2.0", "id": id, "result": result])
     }
 
-    private func reply(_ id: Any?, error: (code: Int, message: String)) {
-        channel.send(["jsonrpc": "2.0", "id": id ?? NSNull(), "error": ["code": error.code, "message": error.message]])
-    }
-
-    /// JSONSerialization reads both numbers and booleans as NSNumber, and `as? Bool` accepts any 0 or 1:
-    /// only the boolean subclass is a JSON true or false (measured on swift-corelibs-foundation).
-    private static let booleanType = type(of: NSNumber(value: true))
-
-    private func boolean(_ value: Any?) -> Bool? {
-        guard let number = value as? NSNumber, type(of: number) == Self.booleanType else { return nil }
-        return number.boolValue
-    }
-
-    /// A JSON number (not a boolean), finite.
-    private func number(_ value: Any?) -> Double? {
-        guard let number = value as? NSNumber, type(of: number) != Self.booleanType else { return nil }
-        return number.doubleValue.isFinite ? number.doubleValue : nil
+    private func reply(_ id: JSONValue?, error: (code: Int, message: String)) {
+        channel.send(["jsonrpc": "2.0", "id": id ?? .null, "error": ["code": .integer(error.code), "message": .string(error.message)]])
     }
 
     /// Seconds to MPRIS microseconds, bounded so the conversion cannot overflow.

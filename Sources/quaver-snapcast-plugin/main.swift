@@ -4,7 +4,7 @@
 // A program: may import ControlAPI, DBus, EventLoop and Foundation (docs/ARCHITECTURE.md, "Layers").
 import DBus
 import EventLoop
-import Foundation
+import FoundationEssentials
 import Glibc
 
 signal(SIGPIPE, SIG_IGN)  // snapserver gone: a failed write, not a killed plugin

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
-import Foundation
+import FoundationEssentials
 import TerminalText
 
 struct Rating: ParsableCommand {
@@ -71,10 +71,6 @@ struct HistoryRow {
 /// A time as `2026-11-26 14:30 UTC`.
 enum UTCText {
     static func minutes(_ secondsSince1970: Int64) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(secondsSince1970)))
+        TimeText.calendar(secondsSince1970, "%Y-%m-%d %H:%M UTC", utc: true)
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
-import Foundation
+import FoundationEssentials
 import TerminalText
 
 // The music library's commands: calls to org.quaver.Quaver1.Library (docs/library.md has the query syntax).
@@ -114,14 +114,13 @@ struct LibraryStatus: ParsableCommand {
     }
 
     static func size(_ bytes: UInt64) -> String {
-        bytes >= 1 << 30 ? String(format: "%.1f GiB", Double(bytes) / Double(1 << 30))
-            : String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
+        let (unit, name): (UInt64, String) = bytes >= 1 << 30 ? (1 << 30, "GiB") : (1 << 20, "MiB")
+        let tenths = Int((Double(bytes) / Double(unit) * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(name)"
     }
 
     static func date(_ seconds: Int64) -> String {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        TimeText.calendar(seconds, "%Y-%m-%d %H:%M:%S", utc: false)
     }
 }
 

@@ -1,5 +1,6 @@
 import ControlAPI
-import Foundation
+import FoundationEssentials
+import Glibc
 import Playlists
 
 /// Turns what the user typed (files, folders, playlists, URLs) into URIs for the daemon. Done here, not

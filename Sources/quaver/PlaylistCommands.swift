@@ -1,7 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
-import Foundation
+import FoundationEssentials
 import TerminalText
 
 // The saved playlists (docs/playlists.md): M3U8 files the daemon keeps in $XDG_DATA_HOME/quaver/playlists.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import PublicText
 import TerminalText
 
@@ -22,12 +23,19 @@ enum Terminal {
     /// Warnings quote what the user gave and playlists hold (`skipped http://u:p@h/x.mp3: …`): logins and
     /// tokens in URLs are masked, as the daemon masks them.
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("quaver: \(InertText.of(PublicText.maskingCredentials(in: text)))\n".utf8))
+        write("quaver: \(InertText.of(PublicText.maskingCredentials(in: text)))\n", to: STDERR_FILENO)
     }
 
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 
-    private static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    /// All of `text` at once, unbuffered (as FileHandle wrote it, which full Foundation would bring in with ICU).
+    private static func write(_ text: String, to descriptor: Int32 = STDOUT_FILENO) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }

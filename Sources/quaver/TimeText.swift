@@ -1,5 +1,18 @@
+import Glibc
+
 /// Times as users read and type them. MPRIS counts in microseconds (docs/mpris.md, "Times").
 enum TimeText {
+    /// A time (seconds since 1970) as `strftime` writes it with `format`, in UTC or in the user's time zone (TZ,
+    /// /etc/localtime): Foundation's DateFormatter would bring ICU and its data into the program for this.
+    static func calendar(_ secondsSince1970: Int64, _ format: String, utc: Bool) -> String {
+        var time = time_t(secondsSince1970)
+        var parts = tm()
+        _ = utc ? gmtime_r(&time, &parts) : localtime_r(&time, &parts)
+        var text = [CChar](repeating: 0, count: 64)
+        let count = strftime(&text, text.count, format, &parts)
+        return String(decoding: text[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// `3:07`, or `1:02:03` past an hour.
     static func format(microseconds: Int64) -> String {
         let total = max(0, microseconds / 1_000_000)

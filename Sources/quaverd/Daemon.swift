@@ -10,7 +10,8 @@ import DBus
 import DesktopEvents
 import DesktopNotifications
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamerEngine
 import Library
 import ListeningHistory
@@ -108,7 +109,7 @@ final class Daemon {
             withExtendedLifetime(scanner) {}
             return exitStatus
         } catch let error as ConnectionError {
-            FileHandle.standardError.write(Data("quaverd: \(error)\n".utf8))
+            fputs("quaverd: \(error)\n", stderr)
             return 1
         } catch {
             log.critical("cannot start: \(error)")

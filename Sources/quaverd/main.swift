@@ -5,7 +5,8 @@ import Configuration
 import ControlAPI
 import DaemonLog
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import QuaverVersion
 
@@ -39,7 +40,7 @@ struct Quaverd: ParsableCommand {
             settings = try loadSettings()
         } catch {
             // A refused file stops the daemon: running on defaults would hide the user's typo.
-            FileHandle.standardError.write(Data("quaverd: \(error)\n".utf8))
+            fputs("quaverd: \(error)\n", stderr)
             throw ExitCode(2)
         }
         let level = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info

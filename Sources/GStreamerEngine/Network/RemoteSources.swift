@@ -1,5 +1,6 @@
 import EventLoop
-import Foundation
+import FoundationEssentials
+import Glibc
 import GStreamer
 import PlayerCore
 import RemoteMedia
