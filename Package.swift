@@ -187,13 +187,13 @@ let package = Package(
     ]
 )
 
-// Release builds carry the Swift runtime and Foundation inside each program (swiftc -static-stdlib, which
+// Release builds carry the Swift runtime and FoundationEssentials inside each program (swiftc -static-stdlib, which
 // must also compile against the static modules), and quaverd is linked position-dependent. Shared, the big
 // Swift libraries cost the daemon ~6 MB of resident pages from start-up on: every library's relocations and
 // symbol tables are read, and the kernel maps 64 KiB around each page touched; linked in, only what is used
 // is there, and without PIE nothing is relocated at load. BENCHMARKS.md has the figures (peak RSS while
 // playing). Debug builds, which the tests use, stay dynamic: they link faster.
-// libstdc++ (which the Swift runtime and TOMLKit need) is linked in too: link/static-libstdc++ holds a linker
+// libstdc++ (which the Swift runtime and the TagLib shim need) is linked in too: link/static-libstdc++ holds a linker
 // script that the linker finds first for -lstdc++ and that names the static archive. Shared, libstdc++ was
 // 1.4 MB resident in the daemon from start-up on; linked in, only the parts used are there: 0.7 MB less at
 // rest, 0.9 MB at the peak while playing (measured). Its symbols stay hidden, so a plugin that loads the
