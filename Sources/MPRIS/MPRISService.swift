@@ -102,7 +102,10 @@ public final class MPRISService: PlayerObserver {
         case .trackFailed(let id, let error):
             let uri = player.track(id)?.uri ?? player.lastError.flatMap { $0.track == id ? $0.uri : nil } ?? "\(id)"
             log.warning("cannot play \(uri): \(error)")
-        case .status, .state, .currentTrack, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
+        case .currentTrack(let id):
+            metadataMap.keepBuilt(onlyOf: id)
+            batcher.markChanged(Self.playerInterface)
+        case .status, .state, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
             batcher.markChanged(Self.playerInterface)
         }
     }

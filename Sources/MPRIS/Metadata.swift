@@ -71,6 +71,12 @@ final class MetadataMap {
         return entries
     }
 
+    /// Drops the map last built unless it is `current`'s: it holds its track, and with it the cover's bytes,
+    /// which kept 15 MB resident after Clear.
+    func keepBuilt(onlyOf current: TrackID?) {
+        if lastBuilt?.track.id != current { lastBuilt = nil }
+    }
+
     /// Forgets a track that left the queue.
     func forget(_ id: TrackID) {
         embeddedArtURLs[id] = nil

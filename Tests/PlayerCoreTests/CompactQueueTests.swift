@@ -47,6 +47,21 @@ final class CompactQueueTests: PlayerTestCase {
         XCTAssertNil(player.track(ids[0])?.tags.coverImage, "cover bytes stay with one track only")
     }
 
+    /// Once its track stops being current no one reads a cover's bytes, and a 15 MB one stayed resident.
+    func testACoverIsDroppedWhenItsTrackIsNoLongerCurrent() {
+        let ids = startPlaying(3)
+        var tags = TrackTags()
+        tags.coverImage = CoverImage(data: [0xFF, 0xD8, 1], mimeType: "image/jpeg")
+        player.updateTags(ids[0], tags)
+        player.next()
+        XCTAssertEqual(player.currentTrackID, ids[1])
+        XCTAssertNil(player.track(ids[0])?.tags.coverImage)
+        player.updateTags(ids[1], tags)
+        player.clear()
+        player.add([uri(1)])
+        XCTAssertNil(player.currentTrack?.tags.coverImage, "nothing left of the cleared queue's cover")
+    }
+
     func testRemovingManyAtOnceKeepsOrderAndAnnouncesEach() {
         let ids = startPlaying(6)
         _ = recorder.drain()
