@@ -9,6 +9,7 @@ public struct Configuration: Equatable, Sendable {
     public var network = Network()
     public var notifications = Notifications()
     public var snapcast = Snapcast()
+    public var library = Library()
     public var log = Log()
 
     public init() {}
@@ -91,6 +92,17 @@ public struct Configuration: Equatable, Sendable {
         public var port = 4953
         /// `sample-format`: `rate:bits:channels`, as the stream's `sampleformat` in snapserver.conf.
         public var sampleFormat = SnapcastSampleFormat(rate: 48_000, bits: 16, channels: 2)
+    }
+
+    /// `[library]`: the music library (docs/library.md).
+    public struct Library: Equatable, Sendable {
+        /// `folders`: the folders indexed, absolute or `~/…`; `$XDG_MUSIC_DIR` stands for the user's music
+        /// folder (from `user-dirs.dirs`, else `~/Music`). `[]` turns the library off.
+        public var folders = [musicFolder]
+
+        /// The placeholder for the user's XDG music folder.
+        public static let musicFolder = "$XDG_MUSIC_DIR"
+        public static let maximumFolderCount = 64
     }
 
     /// `[log]`

@@ -1,5 +1,6 @@
 import BaseDirectories
 import Foundation
+import PublicText
 import TOMLKit
 
 /// Why `config.toml` was refused. Quaver does not start on a bad file rather than guess what was meant.
@@ -89,10 +90,11 @@ extension Configuration {
     }
 }
 
-/// A TOML value as the user wrote it, for error messages.
+/// A TOML value as the user wrote it, for error messages; a URL's login and tokens masked (a proxy's
+/// password would otherwise be printed at start-up and logged).
 private func describe(_ value: TOMLValueConvertible) -> String {
     switch value.type {
-    case .string: return "\"\(value.string ?? "")\""
+    case .string: return "\"\(PublicText.maskingCredentials(in: value.string ?? ""))\""
     case .int: return value.int.map(String.init) ?? "an integer"
     case .double: return value.double.map { "\($0)" } ?? "a number"
     case .bool: return value.bool.map { "\($0)" } ?? "a boolean"

@@ -37,6 +37,7 @@ struct Setting {
         host("snapcast", "host", \.snapcast.host),
         integer("snapcast", "port", \.snapcast.port, 1...65_535),
         sampleFormat("snapcast", "sample-format", \.snapcast.sampleFormat),
+        folders("library", "folders", \.library.folders),
         choice("log", "level", \.log.level),
     ]
 
@@ -116,6 +117,22 @@ struct Setting {
                 return "a host name or an IP address, such as \"127.0.0.1\""
             }
             configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// A list of folders: each absolute, `~/…`, or `$XDG_MUSIC_DIR` (and what follows it).
+    private static func folders(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, [String]>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            let expected = "a list of folders such as [\"\(Configuration.Library.musicFolder)\", \"/mnt/nas/music\"] "
+                + "(each absolute, ~/…, or \(Configuration.Library.musicFolder); at most \(Configuration.Library.maximumFolderCount))"
+            guard let array = value.array, array.count <= Configuration.Library.maximumFolderCount else { return expected }
+            let folders = array.compactMap(\.string)
+            let valid = folders.allSatisfy { folder in
+                !folder.contains("\0") && ["/", "~/", Configuration.Library.musicFolder].contains { folder.hasPrefix($0) }
+            }
+            guard folders.count == array.count, valid else { return expected }
+            configuration[keyPath: field] = folders
             return nil
         }
     }

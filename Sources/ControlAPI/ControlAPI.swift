@@ -1,6 +1,6 @@
 // The control API: the names and spellings quaverd answers to on the session bus, written once and shared
 // by the daemon (the MPRIS adapter), the `quaver` CLI, the benchmarks and the tests. Pure Swift: it imports
-// nothing, so every layer may use it. docs/ARCHITECTURE.md places it; docs/dbus-api.md documents the API.
+// only PlayerCore (for the loop modes LoopStatus names), so every layer above the core may use it. docs/ARCHITECTURE.md places it; docs/dbus-api.md documents the API.
 
 /// Bus name, object path and interface names. Object paths are plain text here; callers wrap them in the
 /// D-Bus layer's `ObjectPath`, which checks them.
@@ -16,5 +16,9 @@ public enum ControlAPI {
     /// Our own interface, on the same object: what the CLI needs and MPRIS lacks. The `1` is its version,
     /// so an incompatible change gets a new name.
     public static let quaverInterface = "org.quaver.Quaver1"
+    /// The music library on the same object: search, play and add by query, statistics, scan progress.
+    public static let libraryInterface = "org.quaver.Quaver1.Library"
+    /// The most tracks one `Search` page returns.
+    public static let librarySearchPageLimit = 1000
     public static let propertiesInterface = "org.freedesktop.DBus.Properties"
 }

@@ -27,6 +27,13 @@ public enum LocalPath {
         normalized(path.first == UInt8(ascii: "/") ? path : folder + [UInt8(ascii: "/")] + path)
     }
 
+    /// `body` given `path` (bytes without NUL) as a C string, for the system calls that take a file name.
+    public static func withCString<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        try (path + [0]).withUnsafeBufferPointer { bytes in
+            try bytes.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+
     /// The lowercased RFC 3986 scheme of `text`, if it starts with one. Single letters are not
     /// schemes here, so a Windows drive (`C:\…`) is read as a path. Works on UTF-8 bytes: this runs
     /// for every line of a playlist, and Character iteration would dominate a 20 000-line one.

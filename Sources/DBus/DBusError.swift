@@ -28,6 +28,7 @@ public struct DBusError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func noReply(_ message: String) -> DBusError { standard("NoReply", message) }
     public static func disconnected(_ message: String) -> DBusError { standard("Disconnected", message) }
     public static func notSupported(_ message: String) -> DBusError { standard("NotSupported", message) }
+    public static func limitsExceeded(_ message: String) -> DBusError { standard("LimitsExceeded", message) }
 }
 
 /// Failures of the connection itself, distinct from errors a peer sends.

@@ -23,7 +23,7 @@ public struct TrackNotification: Equatable, Sendable {
         let artist = track.tags.artists.isEmpty ? track.tags.albumArtists : track.tags.artists
         let parts = [artist.prefix(PublicText.maximumListCount).joined(separator: ", "), track.tags.album ?? ""]
         body = PublicText.from(parts.filter { !$0.isEmpty }.joined(separator: " — "))
-        imageURL = artURL.map { PublicText.from($0, limit: PublicText.maximumURLUTF8Count) }
+        imageURL = artURL.map { PublicText.url($0) }
     }
 
     /// The body for a server that takes markup in it (`body-markup`) or not.

@@ -30,10 +30,10 @@ public final class MPRISService: PlayerObserver {
         public var quit: () -> Void
         /// Whether a local file's first bytes look like media we can play: a file that does not is
         /// refused before the queue changes, instead of queued, failed and skipped past the track playing.
-        public var recognisesMedia: ((String) -> Bool)?
+        public var recognisesMedia: (([UInt8]) -> Bool)?
 
         public init(supportedMimeTypes: @escaping () -> [String], artwork: ArtworkCache, quit: @escaping () -> Void,
-                    recognisesMedia: ((String) -> Bool)? = nil) {
+                    recognisesMedia: (([UInt8]) -> Bool)? = nil) {
             self.supportedMimeTypes = supportedMimeTypes
             self.artwork = artwork
             self.quit = quit
@@ -199,6 +199,14 @@ extension MPRISService {
             guard let self else { throw DBusError.failed("the player is shutting down") }
             try set(self, value)
         }
+    }
+
+    /// LimitsExceeded when `count` more tracks would make the queue longer than `InputLimits.maximumQueueLength`.
+    func checkRoom(for count: Int) throws {
+        let length = player.queueLength
+        guard length + count > InputLimits.maximumQueueLength else { return }
+        throw DBusError.limitsExceeded("the queue holds \(length) tracks and \(count) more would pass the limit of "
+                                       + "\(InputLimits.maximumQueueLength); the queue is unchanged")
     }
 
     /// The track a client names, or nil for NoTrack, a foreign path or a track no longer queued.

@@ -55,11 +55,11 @@ final class MetadataMap {
         var entries: [String: DBusValue] = [
             "mpris:trackid": .objectPath(TrackPath.path(of: track.id)),
             "xesam:title": .string(PublicText.from(track.title)),
-            "xesam:url": .string(PublicText.from(track.uri, limit: PublicText.maximumURLUTF8Count)),
+            "xesam:url": .string(PublicText.url(track.uri)),
         ]
         if let length = track.duration { entries["mpris:length"] = .int64(length.microseconds) }
         if let url = artURL(of: track) {
-            entries["mpris:artUrl"] = .string(PublicText.from(url, limit: PublicText.maximumURLUTF8Count))
+            entries["mpris:artUrl"] = .string(PublicText.url(url))
         }
         if let album = tags.album { entries["xesam:album"] = .string(PublicText.from(album)) }
         if let number = tags.trackNumber { entries["xesam:trackNumber"] = .int32(Int32(clamping: number)) }

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Foundation
 import Glibc
@@ -12,31 +13,39 @@ public enum OpenableURI {
     /// Exactly what is advertised as SupportedUriSchemes.
     public static let schemes = ["file", "http", "https"]
 
-    /// The URI to queue, or a D-Bus error saying why not.
-    public static func check(_ text: String, recognisesMedia: ((String) -> Bool)? = nil) throws -> String {
+    /// The URI to queue, or a D-Bus error saying why not. The length comes first: nothing else is asked of
+    /// a string of megabytes.
+    public static func check(_ text: String, recognisesMedia: (([UInt8]) -> Bool)? = nil) throws -> String {
+        guard text.utf8.count <= InputLimits.maximumURIBytes else {
+            throw DBusError.invalidArgs("a URI of \(text.utf8.count) bytes: at most \(InputLimits.maximumURIBytes) are accepted")
+        }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
-            throw DBusError.invalidArgs("not a URI: \(excerpt(text))")
+            throw DBusError.invalidArgs("not a URI: \(PublicText.url(text, limit: 200))")
         }
         guard schemes.contains(scheme) else {
             throw DBusError.notSupported("URI scheme '\(excerpt(scheme))' is not supported (supported: \(schemes.joined(separator: ", ")))")
         }
-        if scheme == "file" { try checkLocalFile(url, recognisesMedia) }
-        else if url.host?.isEmpty ?? true { throw DBusError.invalidArgs("no host in \(excerpt(text))") }
+        if scheme == "file" { try checkLocalFile(text, recognisesMedia) }
+        else if url.host?.isEmpty ?? true { throw DBusError.invalidArgs("no host in \(PublicText.url(text, limit: 200))") }
         return text
     }
 
-    private static func checkLocalFile(_ url: URL, _ recognisesMedia: ((String) -> Bool)?) throws {
-        let path = url.path
+    /// The file is looked at by the bytes the URI carries (`FileURI.pathBytes`, as GStreamer's filesrc
+    /// decodes it): a Linux file name need not be UTF-8 (`latin%E9%FF.flac`), and Foundation's `URL.path`
+    /// made such a name an empty path.
+    private static func checkLocalFile(_ uri: String, _ recognisesMedia: (([UInt8]) -> Bool)?) throws {
+        guard let path = FileURI.pathBytes(fromURI: uri), !path.isEmpty, !path.contains(0) else {
+            throw DBusError.invalidArgs("not a local file name: \(excerpt(uri))")
+        }
+        let shown = excerpt(String(decoding: path, as: UTF8.self))
         var status = stat()
-        guard !path.isEmpty, stat(path, &status) == 0 else {
-            throw DBusError(name: "org.freedesktop.DBus.Error.FileNotFound", message: "no such file: \(excerpt(path))")
+        guard LocalPath.withCString(path, { stat($0, &status) }) == 0 else {
+            throw DBusError(name: "org.freedesktop.DBus.Error.FileNotFound", message: "no such file: \(shown)")
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw DBusError.invalidArgs("not a regular file: \(excerpt(path))")
-        }
-        guard access(path, R_OK) == 0 else { throw DBusError.accessDenied("cannot read \(excerpt(path))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw DBusError.invalidArgs("not a regular file: \(shown)") }
+        guard LocalPath.withCString(path, { access($0, R_OK) }) == 0 else { throw DBusError.accessDenied("cannot read \(shown)") }
         if let recognisesMedia, !recognisesMedia(path) {
-            throw DBusError.invalidArgs("not a sound file GStreamer recognises: \(excerpt(path))")
+            throw DBusError.invalidArgs("not a sound file GStreamer recognises: \(shown)")
         }
     }
 

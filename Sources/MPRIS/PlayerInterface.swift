@@ -104,6 +104,7 @@ extension MPRISService {
     /// OpenUri: queued right after the current track and played; a refused URI leaves the queue as it was.
     func open(_ text: String) throws {
         let uri = try OpenableURI.check(text, recognisesMedia: configuration.recognisesMedia)
+        try checkRoom(for: 1)
         player.open(uri)
     }
 }

@@ -10,7 +10,8 @@ import PublicText
 ///
 /// It shares the MPRIS adapter's track ids (`TrackPath`), metadata map, URI checks and PropertiesChanged
 /// batching, so ids from TrackList and from here mix, and a command's changes reach clients in one signal
-/// per interface. Queue edits are all-or-nothing: every argument is checked before the queue is touched.
+/// per interface. Queue edits are all-or-nothing (every argument is checked before the queue is touched), except
+/// AddFolderTracks, which leaves out what it cannot queue and says so.
 public final class QuaverInterface: PlayerObserver {
     public static let name = ControlAPI.quaverInterface
 
@@ -69,7 +70,7 @@ public final class QuaverInterface: PlayerObserver {
     /// gets it, and the engine's message quotes the URI: credentials are masked.
     private var lastErrorText: String {
         guard let failure = player.lastError else { return "" }
-        return PublicText.from("\(failure.title): \(failure.error)")
+        return PublicText.from("\(failure.title): \(failure.error)", quoting: [failure.uri])
     }
 
     // MARK: Methods
@@ -82,8 +83,21 @@ public final class QuaverInterface: PlayerObserver {
                 let place = args[1].stringValue ?? "", play = args[2].boolValue ?? false
                 _ = try this.position(place)  // a bad position is refused before any file is looked at
                 this.inOrder(reply) {
-                    this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in
-                        this.addTracks(uris, at: try this.position(place), play: play, reply)
+                    this.checkInSlices(args[0].arrayValue ?? [], .allOrNothing, reply) { uris, _ in
+                        try this.addTracks(uris, at: try this.position(place), play: play, reply)
+                    }
+                }
+            },
+            // A folder's contents (`quaver add ~/Music`): what cannot be queued is left out and listed with
+            // its reason, instead of refusing the whole folder for one odd file.
+            methodAnsweringLater("AddFolderTracks", [Argument("uris", "as"), Argument("position", "s"), Argument("play", "b")],
+                                 outputs: [Argument("ids", "ao"), Argument("refused", "a(ss)")]) { this, args, reply in
+                let place = args[1].stringValue ?? "", play = args[2].boolValue ?? false
+                _ = try this.position(place)
+                this.inOrder(reply) {
+                    this.checkInSlices(args[0].arrayValue ?? [], .skippingRefused, reply) { uris, refused in
+                        let list = DBusValue.array(element: "(ss)", refused.map { .structure([.string($0.uri), .string($0.reason)]) })
+                        try this.addTracks(uris, at: try this.position(place), play: play, reply, alsoAnswering: [list])
                     }
                 }
             },
@@ -91,7 +105,7 @@ public final class QuaverInterface: PlayerObserver {
                                  outputs: [Argument("ids", "ao")]) { this, args, reply in
                 let play = args[1].boolValue ?? false
                 this.inOrder(reply) {
-                    this.checkInSlices(args[0].arrayValue ?? [], reply) { uris in this.replaceQueue(uris, play: play, reply) }
+                    this.checkInSlices(args[0].arrayValue ?? [], .allOrNothing, reply) { uris, _ in this.replaceQueue(uris, play: play, reply) }
                 }
             },
             method("RemoveTracks", [Argument("ids", "ao")]) { this, args in
@@ -142,23 +156,18 @@ public final class QuaverInterface: PlayerObserver {
         }
     }
 
-    /// `end`, `next` (after the current track; the end when there is none) or `start`.
-    private func position(_ text: String) throws -> QueuePosition {
-        switch text {
-        case "end": return .end
-        case "start": return .start
-        case "next": return player.currentTrackID.map { .after($0) } ?? .end
-        default: throw DBusError.invalidArgs("position must be \"end\", \"next\" or \"start\", not \"\(text)\"")
-        }
-    }
+    private func position(_ text: String) throws -> QueuePosition { try player.queuePosition(named: text) }
 
-    private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool, _ reply: PendingReply) {
+    /// Throws LimitsExceeded (and adds nothing) when the queue would grow past its limit.
+    private func addTracks(_ uris: [String], at position: QueuePosition, play: Bool, _ reply: PendingReply,
+                           alsoAnswering more: [DBusValue] = []) throws {
+        try mpris.checkRoom(for: uris.count)
         QueueEditInSlices(mpris, uris, at: position, replacing: false) { [weak self] ids, paths in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
                 player.goTo(first)
                 player.play()
             }
-            reply.finish([paths])
+            reply.finish([paths] + more)
         }.start()
     }
 
@@ -188,48 +197,12 @@ public final class QuaverInterface: PlayerObserver {
         EventLoop.main.post(next)
     }
 
-    /// The checks of OpenUri and AddTrack for a whole batch (`items`, the strings of an `as`), then `apply`
-    /// with the batch as Swift strings, which answers. The first refusal is the reply instead, and nothing is
-    /// applied. `checkSlice` items are checked and converted per turn of the loop, in the background (each
-    /// file is looked up on disk: 20 000 of them at once held every other caller for 70 ms, and converting
-    /// 100 000 strings 7 ms); none of a long batch in the turn that starts it.
-    private func checkInSlices(_ items: [DBusValue], _ reply: PendingReply, apply: @escaping ([String]) throws -> Void) {
-        var uris: [String] = []
-        uris.reserveCapacity(items.count)
-        func check(from start: Int) {
-            let end = min(items.count, start + Self.checkSlice)
-            do {
-                for index in start..<end { uris.append(items[index].stringValue ?? "") }
-                try self.check(uris, start..<end, batchSize: items.count)
-                guard end < items.count else { return try apply(uris) }
-            } catch {
-                return reply.fail(error as? DBusError ?? .failed("\(error)"))
-            }
-            EventLoop.main.postInBackground { check(from: end) }
-        }
-        guard items.count > Self.checkSlice else { return check(from: 0) }
-        EventLoop.main.postInBackground { check(from: 0) }
+    /// `items` checked (`URIChecksInSlices`), then `apply` with those that passed, which answers.
+    private func checkInSlices(_ items: [DBusValue], _ refusals: URIChecksInSlices.Refusals,
+                               _ reply: PendingReply,
+                               apply: @escaping (_ uris: [String], _ refused: [(uri: String, reason: String)]) throws -> Void) {
+        URIChecksInSlices(items, refusals, recognisesMedia: mpris.configuration.recognisesMedia, reply, apply: apply).start()
     }
-
-    static let checkSlice = 1000
-
-    /// The checks of OpenUri and AddTrack for `range` of a batch; the error names the first refused item.
-    /// Contents are looked at for small batches only: reading the start of every file of a library
-    /// would keep the bus waiting (a bad file among thousands fails and is skipped when it comes up).
-    private func check(_ uris: [String], _ range: Range<Int>, batchSize: Int) throws {
-        let recognisesMedia = batchSize <= Self.contentCheckedBatch ? mpris.configuration.recognisesMedia : nil
-        for index in range {
-            let uri = uris[index]
-            do {
-                _ = try OpenableURI.check(uri, recognisesMedia: recognisesMedia)
-            } catch let error as DBusError {
-                let shown = PublicText.from(uri, limit: 200)
-                throw DBusError.invalidArgs("item \(index + 1) \"\(shown)\": \(error.message); the queue is unchanged")
-            }
-        }
-    }
-
-    static let contentCheckedBatch = 64
 
     /// The tracks named by `paths`, or InvalidArgs naming the first one that is not queued.
     private func queuedTracks(_ paths: [DBusValue]) throws -> [TrackID] {
@@ -251,5 +224,18 @@ public final class QuaverInterface: PlayerObserver {
         }
         let current = player.currentTrackID.map(TrackPath.path) ?? TrackPath.noTrack
         return [.array(element: "(oa{sv})", entries), .objectPath(current), .uint32(UInt32(clamping: length))]
+    }
+}
+
+extension Player {
+    /// `end`, `next` (after the current track; the end when there is none) or `start`: where AddTracks and the
+    /// library's AddQuery put what they add.
+    func queuePosition(named text: String) throws -> QueuePosition {
+        switch text {
+        case "end": return .end
+        case "start": return .start
+        case "next": return currentTrackID.map { .after($0) } ?? .end
+        default: throw DBusError.invalidArgs("position must be \"end\", \"next\" or \"start\", not \"\(text)\"")
+        }
     }
 }

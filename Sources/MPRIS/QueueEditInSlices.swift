@@ -2,9 +2,10 @@ import DBus
 import EventLoop
 import PlayerCore
 
-/// Queues a long list of URIs (AddTracks or ReplaceQueue of a whole library) `sliceSize` per loop turn,
-/// so that other clients are answered between slices: 100 000 at once held the loop for 0.3 s, and a
-/// slice of 5 000 still took up to 60 ms on a busy machine.
+/// Queues a long list of URIs (AddTracks or ReplaceQueue of a whole library) `sliceSize` (or `sliceBytes`
+/// of URIs) per loop turn, so that other clients are answered between slices: 100 000 at once held the loop
+/// for 0.3 s, and a slice of 5 000 still took up to 60 ms on a busy machine; 2 000 URIs of 64 KiB would be
+/// 128 MB copied in one turn.
 ///
 /// Each slice goes right after the previous one. Another client's edit may land between two slices: if
 /// it removed the track the next slice was to follow, the rest goes to the end of the queue. The caller
@@ -13,6 +14,7 @@ import PlayerCore
 /// TrackListReplaced at the end instead of a signal per slice (`MPRISService.beginEditInSlices`).
 final class QueueEditInSlices {
     static let sliceSize = 2000
+    static let sliceBytes = 1 << 20
 
     private let mpris: MPRISService
     private let uris: [String]
@@ -33,7 +35,7 @@ final class QueueEditInSlices {
     }
 
     func start() {
-        guard uris.count > Self.sliceSize else {
+        guard sliceEnd(from: 0) < uris.count else {
             added = apply(uris[...], first: true)
             return finished(added, .objectPathArray(added.map(TrackPath.path(of:))))
         }
@@ -45,7 +47,7 @@ final class QueueEditInSlices {
 
     /// Applies one slice and posts the next; the object lives in the posted closures until the end.
     private func step(from start: Int) {
-        let end = min(uris.count, start + Self.sliceSize)
+        let end = sliceEnd(from: start)
         let ids = apply(uris[start..<end], first: start == 0)
         added += ids
         for id in ids { addedPaths.append(.objectPath(TrackPath.path(of: id))) }
@@ -63,6 +65,16 @@ final class QueueEditInSlices {
             return
         }
         EventLoop.main.postInBackground { self.step(from: end) }
+    }
+
+    /// Where the slice from `start` ends: after `sliceSize` URIs, or once they hold `sliceBytes`.
+    private func sliceEnd(from start: Int) -> Int {
+        var end = start, bytes = 0
+        while end < uris.count, end - start < Self.sliceSize, bytes < Self.sliceBytes {
+            bytes += uris[end].utf8.count
+            end += 1
+        }
+        return end
     }
 
     private func apply(_ slice: ArraySlice<String>, first: Bool) -> [TrackID] {

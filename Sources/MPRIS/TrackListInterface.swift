@@ -45,6 +45,7 @@ extension MPRISService {
         } else {
             throw DBusError.invalidArgs("AfterTrack \(after.stringValue ?? "") is not in the track list")
         }
+        try checkRoom(for: 1)
         guard let id = player.add([uri], at: position).first else { return }
         if setAsCurrent { player.goTo(id) }
     }

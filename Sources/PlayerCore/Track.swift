@@ -28,13 +28,16 @@ public struct Track: Equatable, Sendable {
     /// of the URL, which may hold a password (`http://alice:s3cret@host/`).
     public static func fallbackTitle(for uri: String) -> String {
         var path = Substring(uri)
-        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
         var host: Substring = ""
+        // The login ends at the last `@` before the first `/`, even past a `?` or `#` (a password typed
+        // with a raw `#`), as PublicText masks it: the query and fragment are cut only after.
         if let separator = path.firstRange(of: "://") {
             let authority = path[separator.upperBound...].prefix { $0 != "/" }
             host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+            host = host.prefix { $0 != "?" && $0 != "#" }
             path = path[authority.endIndex...]
         }
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
         guard var name = path.split(separator: "/", omittingEmptySubsequences: true).last else {
             return host.isEmpty ? uri : String(host)
         }

@@ -1,3 +1,4 @@
+import ControlAPI
 import Glibc
 
 /// What one expansion may cost, shared by every playlist and folder it reaches, so that no input can make
@@ -11,7 +12,7 @@ import Glibc
 ///   next one ten thousand times would otherwise give 10 000^10 entries).
 final class ExpansionBudget {
     static let maximumPlaylistBytes = 16 << 20
-    static let maximumEntries = 100_000
+    static let maximumEntries = InputLimits.maximumURIsPerCall
 
     private(set) var entryCount = 0
     private var toldLimit = false

@@ -2,9 +2,10 @@
 /// Text the daemon shows outside its private state (D-Bus properties and replies, log lines), made safe to
 /// show: credentials in URLs masked, NUL removed, length bounded.
 ///
-/// Credentials are *masked*, not dropped: `http://alice:s3cret@host/a.mp3` becomes `http://***@host/a.mp3`,
-/// so a reader still sees that the URL carries a login (and which host), never the user name or the
-/// password. Masking comes before cutting, so a cut can never leave half a password unmasked.
+/// Credentials are *masked*, not dropped: `http://alice:s3cret@host/a.mp3?token=t` becomes
+/// `http://***@host/a.mp3?token=***`, so a reader still sees that the URL carries a login (and which host),
+/// never the user name, the password or the token (URLSecrets.swift says what counts as one). Masking comes
+/// before cutting, so a cut can never leave half a password unmasked.
 ///
 /// Tags come from files and streams anyone can make: a 1 MB title or 10 000 artists would make every
 /// GetAll and PropertiesChanged megabytes long. Strings are cut at `maximumUTF8Count` bytes (on a Unicode
@@ -45,63 +46,5 @@ public enum PublicText {
             count += size
         }
         return String(kept) + ellipsis
-    }
-
-    /// Every `scheme://user:password@host…` in `text` (a URL, or a message quoting URLs) with its userinfo
-    /// replaced by `credentialsMask`. The userinfo is what comes before the last `@` of the authority,
-    /// which ends at the first `/`, `?`, `#`, white space or quote (RFC 3986, section 3.2).
-    public static func maskingCredentials(in text: String) -> String {
-        var text = text
-        return text.withUTF8 { masked($0) } ?? text
-    }
-
-    /// The masked text, or nil when nothing was masked (the common case allocates nothing).
-    private static func masked(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let first = authorityStart(in: bytes, from: 0) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var copied = 0
-        var start: Int? = first
-        while let authority = start {
-            var end = authority
-            while end < bytes.count, !endsAuthority(bytes[end]) { end += 1 }
-            if let at = bytes[authority..<end].lastIndex(of: UInt8(ascii: "@")) {
-                out += bytes[copied..<authority]
-                out += credentialsMask.utf8
-                copied = at
-            }
-            start = authorityStart(in: bytes, from: end)
-        }
-        guard copied > 0 else { return nil }
-        out += bytes[copied...]
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The index just after the next `://` that follows a scheme (a letter, then letters, digits, `+-.`).
-    private static func authorityStart(in bytes: UnsafeBufferPointer<UInt8>, from index: Int) -> Int? {
-        var i = index
-        while i + 2 < bytes.count {
-            if bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/"),
-               i > index, isSchemeByte(bytes[i - 1]) {
-                return i + 3
-            }
-            i += 1
-        }
-        return nil
-    }
-
-    private static func isSchemeByte(_ byte: UInt8) -> Bool {
-        (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || (byte >= 48 && byte <= 57)
-            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
-    }
-
-    private static func endsAuthority(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"),
-             UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "`"), UInt8(ascii: "\\"):
-            return true
-        default:
-            return byte <= 0x20 || byte == 0x7F
-        }
     }
 }

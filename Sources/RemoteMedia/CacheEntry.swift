@@ -1,3 +1,4 @@
+import CFileSpace
 import Foundation
 import Glibc
 
@@ -16,32 +17,68 @@ struct CacheSidecar: Codable, Equatable {
     var isComplete: Bool { length.map { present.covers(0..<$0) } ?? false }
 }
 
-/// One cached file: a sparse data file written at the offsets downloaded, and its sidecar.
+/// One cached file: a sparse data file written at the offsets downloaded, and its sidecar. Both are reached
+/// from the cache folder's descriptor and never through a symbolic link (O_NOFOLLOW): a link planted at
+/// their names is removed, never written through.
 /// Not thread-safe: its stream uses it under its own lock.
 final class CacheEntry {
+    /// The file names' stem: `key(for:)` of the URL.
+    let name: String
     let dataURL: URL
-    let sidecarURL: URL
     private(set) var sidecar: CacheSidecar
+    private let folder: Int32
     private let fd: Int32
 
-    /// Opens the files of `url` (credentials already stripped) in `directory`, private to the user (0600);
-    /// an entry that fails `isConsistent` starts over empty.
-    init(url: String, directory: URL) throws {
-        let name = Self.key(for: url)
-        dataURL = directory.appendingPathComponent(name + ".data")
-        sidecarURL = directory.appendingPathComponent(name + ".json")
-        let saved = (try? Data(contentsOf: sidecarURL)).flatMap { try? JSONDecoder().decode(CacheSidecar.self, from: $0) }
-        let fileSize = (try? FileManager.default.attributesOfItem(atPath: dataURL.path)[.size] as? UInt64) ?? nil
-        let keep = saved.map { Self.isConsistent($0, url: url, fileSize: fileSize ?? 0) } ?? false
+    /// Opens the files of `url` (credentials already stripped) in `cache`'s folder, private to the user
+    /// (0600); an entry that fails `isConsistent` starts over empty.
+    init(url: String, cache: MediaCache) throws {
+        name = Self.key(for: url)
+        folder = cache.folder
+        dataURL = cache.directory.appendingPathComponent(name + ".data")
+        fd = try Self.openDataFile(name + ".data", in: folder, path: dataURL.path)
+        var info = stat()
+        fstat(fd, &info)
+        let saved = Self.readSidecar(name + ".json", in: folder)
+        let keep = saved.map { Self.isConsistent($0, url: url, fileSize: UInt64(max(0, info.st_size))) } ?? false
+        if !keep { ftruncate(fd, 0) }
         sidecar = keep ? saved! : CacheSidecar(url: url, lastUsed: 0)
-        fd = open(dataURL.path, O_RDWR | O_CREAT | O_CLOEXEC | (keep ? 0 : O_TRUNC), 0o600)
-        guard fd >= 0 else { throw CacheError("cannot open \(dataURL.path): \(String(cString: strerror(errno)))") }
         fchmod(fd, 0o600)  // a file left by an older version with wider modes
         sidecar.lastUsed = Date().timeIntervalSince1970
         save()
     }
 
     deinit { close(fd) }
+
+    /// The data file, opened or created without following a link; a link (or other non-file) there is
+    /// removed and a fresh file made in its place.
+    private static func openDataFile(_ fileName: String, in folder: Int32, path: String) throws -> Int32 {
+        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+        var fd = openat(folder, fileName, flags, 0o600)
+        var info = stat()
+        if fd < 0 ? errno == ELOOP : fstat(fd, &info) != 0 || info.st_mode & S_IFMT != S_IFREG {
+            if fd >= 0 { close(fd) }
+            unlinkat(folder, fileName, 0)
+            fd = openat(folder, fileName, flags | O_EXCL, 0o600)
+        }
+        guard fd >= 0 else { throw CacheError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+
+    /// A sidecar's record, read without following a link and only from a regular file of sane size.
+    static func readSidecar(_ fileName: String, in folder: Int32) -> CacheSidecar? {
+        let fd = openat(folder, fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= maximumSidecarBytes else { return nil }
+        var data = Data(count: Int(info.st_size))
+        let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count == data.count else { return nil }
+        return try? JSONDecoder().decode(CacheSidecar.self, from: data)
+    }
+
+    /// Far more than the ranges of a file seeked through thousands of times.
+    static let maximumSidecarBytes = 4 << 20
 
     /// A sidecar that names another URL, claims bytes beyond the data file's end, or is complete with a
     /// data file of another length was left by a crash or damaged: never serve it.
@@ -86,21 +123,37 @@ final class CacheEntry {
         max(0, pread(fd, buffer.baseAddress, buffer.count, off_t(offset)))
     }
 
-    /// Writes the sidecar atomically (a 0600 temporary file, then rename).
+    /// Gives the present bytes outside `kept` back to the disk. The sidecar stops claiming them before
+    /// their blocks go (a crash in between leaves bytes unclaimed, never zeros claimed as the file's).
+    func keepOnly(_ kept: Range<UInt64>) {
+        var outside = sidecar.present
+        outside.remove(kept)
+        let dropped = outside.ranges
+        guard !dropped.isEmpty else { return }
+        for range in dropped { sidecar.present.remove(range) }
+        save()
+        for range in dropped {
+            quaver_punch_hole(fd, Int64(range.lowerBound), Int64(range.upperBound - range.lowerBound))
+        }
+    }
+
+    /// Writes the sidecar atomically: a fresh 0600 temporary file (whatever was at its name is removed
+    /// first, so a planted link is never written through), then renamed over the old one.
     func save() {
         guard let data = try? JSONEncoder().encode(sidecar) else { return }
-        let temporary = sidecarURL.path + ".new"
-        let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let temporary = name + ".json.new"
+        unlinkat(folder, temporary, 0)
+        let out = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard out >= 0 else { return }
         let written = data.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
         close(out)
-        if written == data.count { rename(temporary, sidecarURL.path) } else { unlink(temporary) }
+        if written == data.count { renameat(folder, temporary, folder, name + ".json") } else { unlinkat(folder, temporary, 0) }
     }
 
     /// Forgets the file: the next play fetches it again.
     func discard() {
-        try? FileManager.default.removeItem(at: sidecarURL)
-        try? FileManager.default.removeItem(at: dataURL)
+        unlinkat(folder, name + ".json", 0)
+        unlinkat(folder, name + ".data", 0)
     }
 }
 

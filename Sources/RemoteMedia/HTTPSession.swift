@@ -1,11 +1,12 @@
 import CCurl
 import Foundation
 import Glibc
+import PublicText
 
 /// GET requests on libcurl, run on the caller's thread, one at a time. A session keeps its connections
 /// open between requests (HTTP keep-alive, HTTP/2 streams), so the Range requests of one download reuse
 /// them. libcurl does the protocol work: redirects (http and https only), TLS against the system's
-/// trust store, Basic and Digest credentials from the URL, proxies, HTTP/2 where the server offers it,
+/// trust store, Basic and Digest credentials from the URL (`URLLogin`), proxies, HTTP/2 where the server offers it,
 /// and Happy Eyeballs between IPv6 and IPv4.
 ///
 /// A request runs on a multi handle polled at most `pollMilliseconds` at a time: `wake()` from another
@@ -81,7 +82,7 @@ final class HTTPSession {
         var digest = false
         while true {
             let transfer = Transfer(isCancelled: isCancelled, head: head, body: body,
-                                    offersCredentials: !digest && URLComponents(string: url)?.user != nil)
+                                    offersCredentials: !digest && URLLogin(url).user != nil)
             try perform(url, headers: headers, digest: digest, transfer)
             if transfer.delivered == nil, !transfer.stoppedOnPurpose, !transfer.wantsDigest { _ = try transfer.deliverHead() }
             guard transfer.wantsDigest else { return transfer.delivered }
@@ -143,7 +144,13 @@ final class HTTPSession {
     private func configure(_ url: String, headers: UnsafeMutablePointer<curl_slist>?, digest: Bool,
                            context: UnsafeMutableRawPointer) {
         quaver_curl_easy_reset(easy)  // options only: connections and the DNS cache stay
-        setString(CURLOPT_URL, url)
+        // The login goes in its own options, split off by the reading that masking uses: libcurl never
+        // parses a user-info itself, so it sends exactly what is masked everywhere else (a password with a
+        // quote, a space or a raw `#` works too).
+        let login = URLLogin(url)
+        setString(CURLOPT_URL, login.address)
+        if let user = login.user { setString(CURLOPT_USERNAME, user) }
+        if let password = login.password { setString(CURLOPT_PASSWORD, password) }
         setString(CURLOPT_USERAGENT, "Quaver")
         setString(CURLOPT_PROTOCOLS_STR, "http,https")
         setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")

@@ -2,22 +2,59 @@ import Foundation
 import Glibc
 
 /// Remote files kept on disk while they play, so that they resume and replay without the network.
-/// Entries are named by a hash of their URL without credentials (`CacheEntry`); the total of present bytes is kept under
-/// `capacityBytes` by removing the least recently played entries that no stream has open.
+/// Entries are named by a hash of their URL without credentials (`CacheEntry`). The present bytes of every
+/// entry, the ones downloads have open included, stay under `capacityBytes` while downloads grow: a write
+/// first makes room by removing the least recently played closed entries (`reserve`), and a download that
+/// still finds none gives back what it holds away from its reader (RemoteDownload+Room). Below
+/// `minimumFreeBytes` free on the disk a write fails instead.
+///
+/// The folder is opened once without following a link and checked to be the user's own; every file in it
+/// is reached from that descriptor (`openat`, `unlinkat`, `renameat`), never by a path that could lead out.
 public final class MediaCache: @unchecked Sendable {
     public let directory: URL
     public let capacityBytes: UInt64
+    public let minimumFreeBytes: UInt64
+    /// The free space a download never goes below: a full disk breaks the user's other programs.
+    public static let defaultMinimumFreeBytes: UInt64 = 64 << 20
+    /// The folder's descriptor (O_DIRECTORY, O_NOFOLLOW); entries open their files relative to it.
+    let folder: Int32
     private let lock = NSLock()
-    private var open: Set<String> = []
+    /// Present bytes of each entry a download has open, by file name (`CacheEntry.key`).
+    private var openBytes: [String: UInt64] = [:]
+    /// Present bytes and last play of the closed entries, read from their sidecars on first need.
+    private var closedEntries: [String: (bytes: UInt64, lastUsed: Double)]?
 
-    /// Creates `directory` if needed, e.g. `$XDG_CACHE_HOME/quaver/media`, private to the user (0700,
-    /// tightened if it exists with wider modes: it holds what the user listens to).
-    public init(directory: URL, capacityBytes: UInt64) throws {
+    /// Opens `directory` (e.g. `$XDG_CACHE_HOME/quaver/media`), creating it 0700 if missing. It holds what the
+    /// user listens to: an existing one with wider modes is made 0700, and one that is a symbolic link, is not
+    /// a folder, belongs to another user or is writable by others is refused (`CacheError`): entries planted
+    /// there would be played instead of the server's bytes.
+    public init(directory: URL, capacityBytes: UInt64, minimumFreeBytes: UInt64 = MediaCache.defaultMinimumFreeBytes) throws {
         self.directory = directory
         self.capacityBytes = capacityBytes
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        chmod(directory.path, 0o700)
+        self.minimumFreeBytes = minimumFreeBytes
+        try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        mkdir(directory.path, 0o700)
+        folder = try Self.openOwnFolder(directory)
+    }
+
+    deinit { close(folder) }
+
+    private static func openOwnFolder(_ directory: URL) throws -> Int32 {
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "a symbolic link" : errno == ENOTDIR ? "not a folder" : String(cString: strerror(errno))
+            throw CacheError("refusing the media cache \(directory.path): \(reason)")
+        }
+        var info = stat()
+        fstat(fd, &info)
+        let problem = info.st_uid != geteuid() ? "owned by user \(info.st_uid), not by us (\(geteuid()))"
+            : info.st_mode & 0o022 != 0 ? "writable by others (mode \(String(info.st_mode & 0o777, radix: 8)))" : nil
+        if let problem {
+            close(fd)
+            throw CacheError("refusing the media cache \(directory.path): \(problem)")
+        }
+        if info.st_mode & 0o077 != 0 { fchmod(fd, 0o700) }
+        return fd
     }
 
     /// The data file of `url`, for tests and tools.
@@ -30,36 +67,80 @@ public final class MediaCache: @unchecked Sendable {
         directory.appendingPathComponent(CacheEntry.key(for: RemoteURL.withoutCredentials(url)) + ".json")
     }
 
-    /// The entry of `url`, named and recorded without its credentials.
+    /// The entry of `url`, named and recorded without its credentials, counted as open until `release`.
     func entry(for url: String) throws -> CacheEntry {
-        let key = RemoteURL.withoutCredentials(url)
-        lock.withLock { _ = open.insert(key) }
-        return try CacheEntry(url: key, directory: directory)
-    }
-
-    /// Saves the entry and, now that it is closed, makes room.
-    func release(_ entry: CacheEntry) {
-        entry.save()
-        lock.withLock { _ = open.remove(entry.sidecar.url) }
-        evict()
-    }
-
-    /// Removes least recently used entries, oldest first, until the present bytes fit.
-    func evict() {
+        let entry = try CacheEntry(url: RemoteURL.withoutCredentials(url), cache: self)
         lock.withLock {
-            let sidecars = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil))?
-                .filter { $0.pathExtension == "json" } ?? []
-            var entries = sidecars.compactMap { url -> (URL, CacheSidecar)? in
-                guard let data = try? Data(contentsOf: url) else { return nil }
-                return (try? JSONDecoder().decode(CacheSidecar.self, from: data)).map { (url, $0) }
-            }
-            var total = entries.reduce(0) { $0 + $1.1.present.byteCount }
-            entries.sort { $0.1.lastUsed < $1.1.lastUsed }
-            for (sidecarURL, sidecar) in entries where total > capacityBytes && !open.contains(sidecar.url) {
-                try? FileManager.default.removeItem(at: sidecarURL)
-                try? FileManager.default.removeItem(at: sidecarURL.deletingPathExtension().appendingPathExtension("data"))
-                total -= sidecar.present.byteCount
-            }
+            loadClosedEntries()
+            closedEntries?[entry.name] = nil
+            openBytes[entry.name] = entry.present.byteCount
+        }
+        return entry
+    }
+
+    /// Closes `entry`: saved and kept (then room is made), or removed when it is not worth keeping.
+    func release(_ entry: CacheEntry, keep: Bool) {
+        if keep { entry.save() } else { entry.discard() }
+        lock.withLock {
+            openBytes[entry.name] = nil
+            if keep { closedEntries?[entry.name] = (entry.present.byteCount, entry.sidecar.lastUsed) }
+            _ = makeRoom(for: 0)
+        }
+    }
+
+    /// Room for `count` more bytes in the open `entry`: true once the least recently played closed entries
+    /// that had to go are gone, and the bytes are counted; false when open entries fill the cache. Throws
+    /// when the disk would have less than `minimumFreeBytes` free.
+    func reserve(_ count: UInt64, for entry: CacheEntry) throws -> Bool {
+        try checkFreeSpace(for: count)
+        return lock.withLock {
+            openBytes[entry.name] = entry.present.byteCount
+            guard makeRoom(for: count) else { return false }
+            openBytes[entry.name, default: 0] += count
+            return true
+        }
+    }
+
+    /// Whether `count` more bytes would fit in the open `entry` once it holds only `present` bytes and
+    /// closed entries are removed (nothing is removed).
+    func hasRoom(for count: UInt64, in entry: CacheEntry, holding present: UInt64) -> Bool {
+        lock.withLock {
+            openBytes.reduce(0) { $0 + ($1.key == entry.name ? present : $1.value) } + count <= capacityBytes
+        }
+    }
+
+    private func checkFreeSpace(for count: UInt64) throws {
+        var info = statvfs()
+        guard fstatvfs(folder, &info) == 0 else { return }
+        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
+        guard free < minimumFreeBytes + count else { return }
+        throw CacheError("the disk of \(directory.path) is nearly full (\(free >> 20) MiB free; "
+                         + "downloads keep \(minimumFreeBytes >> 20) MiB free)")
+    }
+
+    /// Removes closed entries, least recently played first, until `count` more bytes fit (under lock).
+    private func makeRoom(for count: UInt64) -> Bool {
+        loadClosedEntries()
+        var total = openBytes.values.reduce(0, +) + (closedEntries ?? [:]).values.reduce(0) { $0 + $1.bytes }
+        let oldestFirst = (closedEntries ?? [:]).sorted { $0.value.lastUsed < $1.value.lastUsed }
+        for (name, closed) in oldestFirst where total + count > capacityBytes {
+            unlinkat(folder, name + ".json", 0)
+            unlinkat(folder, name + ".data", 0)
+            closedEntries?[name] = nil
+            total -= closed.bytes
+        }
+        return total + count <= capacityBytes
+    }
+
+    /// Reads every sidecar once (under lock); later the index is kept up to date as entries close.
+    private func loadClosedEntries() {
+        guard closedEntries == nil else { return }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+        closedEntries = [:]
+        for name in names where openBytes[name] == nil {
+            guard let sidecar = CacheEntry.readSidecar(name + ".json", in: folder) else { continue }
+            closedEntries?[name] = (sidecar.present.byteCount, sidecar.lastUsed)
         }
     }
 }

@@ -28,7 +28,7 @@ extension RemoteDownload {
         var offset: UInt64 = 0
         var end: UInt64 = 0
         var received = false
-        let interrupted = { [unowned self] in lock.withLock { closed || restartAt != nil } }
+        let interrupted = { [unowned self] in lock.withLock { closed || restartAt != nil || waitingForRoom } }
         do {
             let head = try session.get(url, headers: headers(for: request), isCancelled: interrupted, head: { [unowned self] head in
                 guard let body = try accept(head, for: request) else { return false }
@@ -38,11 +38,11 @@ extension RemoteDownload {
                 let count = Int(min(UInt64(bytes.count), end - min(offset, end)))
                 let goOn = try lock.withLock { () -> Bool in
                     if closed || restartAt != nil { return false }
-                    if count > 0 { try store(UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: offset) }
-                    return true
+                    guard count > 0 else { return true }
+                    return try store(UnsafeRawBufferPointer(rebasing: bytes[..<count]), at: offset)
                 }
-                offset += UInt64(count)
-                received = received || count > 0
+                if goOn { offset += UInt64(count) }
+                received = received || (goOn && count > 0)
                 return goOn
             })
             guard head != nil, !interrupted() else { return received }
@@ -119,9 +119,10 @@ extension RemoteDownload {
         report(self, .ready(size: length))
     }
 
-    /// Writes downloaded bytes and serves a waiting read (under lock). The sidecar is saved every MiB.
-    private func store(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
-        guard let entry else { return }
+    /// Writes downloaded bytes and serves a waiting read (under lock); false, nothing written, when the cache
+    /// has no room for them. The sidecar is saved every MiB.
+    private func store(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws -> Bool {
+        guard let entry, try reserveRoom(for: bytes.count) else { return false }
         try entry.write(bytes, at: offset)
         downloadOffset = offset + UInt64(bytes.count)
         bytesSinceSave += bytes.count
@@ -132,6 +133,7 @@ extension RemoteDownload {
         if entry.isComplete { report(self, .complete) }
         serveWanted()
         updateBuffering()
+        return true
     }
 
     /// Shoutcast/Icecast answers, bodies without a length, and playlists are streams, never cached.

@@ -61,7 +61,7 @@ public struct DownloadOptions: Sendable {
 /// Every field below `lock` is guarded by it.
 public final class RemoteDownload: @unchecked Sendable {
     public let url: String
-    private let cache: MediaCache
+    let cache: MediaCache
     let options: DownloadOptions
     let report: (RemoteDownload, RemoteDownloadEvent) -> Void
     let lock = NSCondition()
@@ -84,6 +84,8 @@ public final class RemoteDownload: @unchecked Sendable {
     var downloadOffset: UInt64 = 0
     var restartAt: UInt64?
     var starving = false
+    /// The cache had no room for the last piece: the request ended and the download waits (+Room).
+    var waitingForRoom = false
     var reportedPercent = 100
     var bytesPerSecond = 32_000.0
     var bytesSinceSave = 0
@@ -188,6 +190,7 @@ public final class RemoteDownload: @unchecked Sendable {
             if !downloadWillReach {
                 restartAt = offset
                 activeSession?.wake()
+                lock.broadcast()
             }
             return true
         }
@@ -210,6 +213,7 @@ public final class RemoteDownload: @unchecked Sendable {
         let count = entry.read(into: buffer, at: readOffset)
         readOffset += UInt64(count)
         wanted = nil
+        if waitingForRoom { lock.broadcast() }
         sink.push(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
     }
 
@@ -266,7 +270,7 @@ public final class RemoteDownload: @unchecked Sendable {
     private func finish() {
         lock.withLock {
             guard let entry else { return }
-            if discardOnClose { entry.discard() } else { cache.release(entry) }
+            cache.release(entry, keep: !discardOnClose)
         }
     }
 
@@ -280,6 +284,7 @@ public final class RemoteDownload: @unchecked Sendable {
         while let request = lock.withLock({ nextRequest() }) {
             do {
                 if try fetch(request, on: session) { failures = 0 }
+                if lock.withLock({ waitingForRoom }) { waitForRoom() }
             } catch let failure as RemoteFailure {
                 let present = lock.withLock { entry?.present.byteCount ?? 0 }
                 if present > mostPresent { failures = 0 }
@@ -303,12 +308,20 @@ public final class RemoteDownload: @unchecked Sendable {
         report(self, .failed(kind, text))
     }
 
-    /// The next range to fetch, from where appsrc reads (or a seek asked); `nil` when done or closed.
+    /// The next range to fetch, from where appsrc reads (or a seek asked); `nil` when done or closed. A file
+    /// larger than the cache is fetched only ahead of the reader (what lies behind would push out what lies
+    /// ahead); with all of that present, this waits for a seek.
     private func nextRequest() -> FetchRequest? {
-        guard !closed, let entry else { return nil }
-        guard let length = entry.length else { return FetchRequest(range: nil) }
-        let from = restartAt ?? readOffset
-        restartAt = nil
-        return entry.present.firstGap(from: from, length: length).map { FetchRequest(range: $0) }
+        while !closed, let entry {
+            guard let length = entry.length else { return FetchRequest(range: nil) }
+            let from = restartAt ?? readOffset
+            restartAt = nil
+            let gap = fitsWhole(length) ? entry.present.firstGap(from: from, length: length)
+                : entry.present.gapAhead(from: from, length: length)
+            if let gap { return FetchRequest(range: gap) }
+            if entry.isComplete { return nil }
+            _ = lock.wait(until: Date().addingTimeInterval(1))
+        }
+        return nil
     }
 }

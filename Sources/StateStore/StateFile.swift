@@ -10,6 +10,10 @@ import Glibc
 /// survives a power cut. A reader therefore sees the old state or the new one, never a mix.
 public struct StateFile: Sendable {
     public let url: URL
+    /// A larger file is set aside unread: a queue of 100 000 tracks (`InputLimits`) with tags takes about
+    /// 1 KiB per track at most in practice, and a file of hundreds of megabytes (a client once queued a
+    /// 100 MB URI) took 13 s and 634 MB to load.
+    public static let maximumBytes = 128 << 20
 
     public init(url: URL) {
         self.url = url
@@ -29,8 +33,11 @@ public struct StateFile: Sendable {
     public func load(now: Date = Date()) -> LoadedState {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile {
+            guard let read = try boundedContents() else {
+                return setAside(because: "it is larger than \(Self.maximumBytes >> 20) MiB", now: now)
+            }
+            data = read
+        } catch CocoaError.fileNoSuchFile, CocoaError.fileReadNoSuchFile {
             return LoadedState(state: nil, warning: nil)
         } catch {
             return setAside(because: "it cannot be read (\(error.localizedDescription))", now: now)
@@ -39,6 +46,17 @@ public struct StateFile: Sendable {
         case .success(let state): return LoadedState(state: applyingPositionMark(to: state), warning: nil)
         case .failure(let problem): return setAside(because: problem.reason, now: now)
         }
+    }
+
+    /// The file's bytes, nil when it has more than `maximumBytes`: its size is asked first, and the read stops
+    /// there too (it may grow between the two).
+    private func boundedContents() throws -> Data? {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var status = stat()
+        guard fstat(handle.fileDescriptor, &status) == 0, Int(status.st_size) <= Self.maximumBytes else { return nil }
+        let data = try handle.read(upToCount: Self.maximumBytes + 1) ?? Data()
+        return data.count <= Self.maximumBytes ? data : nil
     }
 
     /// The position mark's current track and position, if it was written for this state (same revision).

@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import Playlists
 
@@ -10,5 +11,14 @@ enum MediaArguments {
         for skipped in list.skipped { Terminal.warn("skipped \(skipped)") }
         guard !list.entries.isEmpty else { throw CLIError("nothing to queue in \(items.joined(separator: " "))") }
         return list.entries.map(\.uri)
+    }
+
+    /// Whether one of `items` is a folder (relative paths from the working directory).
+    static func namesAFolder(_ items: [String]) -> Bool {
+        items.contains { item in
+            var isFolder: ObjCBool = false
+            return LocalPath.uriScheme(item) == nil && FileManager.default.fileExists(atPath: item, isDirectory: &isFolder)
+                && isFolder.boolValue
+        }
     }
 }

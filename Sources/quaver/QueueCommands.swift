@@ -4,38 +4,55 @@ import DBus
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Queue files, folders (recursively, in natural order), .m3u/.m3u8/.pls playlists or http(s) URLs.")
+        abstract: "Queue files, folders (recursively, in natural order), .m3u/.m3u8/.pls playlists or http(s) URLs; "
+            + "words that name none of them are a library query (`quaver add nina simone`).")
 
     @OptionGroup var options: ClientOptions
     @Flag(help: "Queue after the current track instead of at the end.") var next = false
     @Flag(help: "Queue at the start.") var start = false
     @Flag(help: "Start playing the first added track.") var play = false
-    @Argument(help: "Files, folders, playlists or URLs.") var items: [String]
+    @Argument(help: "Files, folders, playlists or URLs, or a library query.") var items: [String]
 
     func validate() throws {
         if next && start { throw ValidationError("--next and --start cannot be combined") }
     }
 
     func run() throws {
+        let position = next ? "next" : start ? "start" : "end"
+        if let query = LibraryQuery.text(of: items) {
+            let reply = try options.connect().call(ControlAPI.libraryInterface, "AddQuery",
+                                                   [.string(query), .string(position), .boolean(play)])
+            return LibraryQuery.queued(reply)
+        }
         let uris = try MediaArguments.uris(for: items)
         let client = try options.connect()
-        let position = next ? "next" : start ? "start" : "end"
-        let ids = try client.call(ControlAPI.quaverInterface, "AddTracks", [.stringArray(uris), .string(position), .boolean(play)])
-        let count = ids.first?.arrayValue?.count ?? 0
+        // A folder's files were not named one by one: the daemon leaves out those it cannot queue and
+        // says which. A list of files and playlists is all-or-nothing, as the user named exactly those.
+        let method = MediaArguments.namesAFolder(items) ? "AddFolderTracks" : "AddTracks"
+        let reply = try client.call(ControlAPI.quaverInterface, method, [.stringArray(uris), .string(position), .boolean(play)])
+        for refused in reply.dropFirst().first?.arrayValue ?? [] {
+            let fields = refused.arrayValue ?? []
+            Terminal.warn("skipped \(fields.first?.stringValue ?? "?"): \(fields.last?.stringValue ?? "?")")
+        }
+        let count = reply.first?.arrayValue?.count ?? 0
         Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
 }
 
 struct Play: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Play; with items, replace the queue with them and play.")
+        abstract: "Play; with items, replace the queue with them and play; words that name no file, folder, "
+            + "playlist or URL are a library query (`quaver play kind of blue`).")
 
     @OptionGroup var options: ClientOptions
-    @Argument(help: "Files, folders, playlists or URLs to play instead of the queue.") var items: [String] = []
+    @Argument(help: "Files, folders, playlists or URLs to play instead of the queue, or a library query.")
+    var items: [String] = []
 
     func run() throws {
         if items.isEmpty {
             try options.connect().call(ControlAPI.playerInterface, "Play")
+        } else if let query = LibraryQuery.text(of: items) {
+            LibraryQuery.queued(try options.connect().call(ControlAPI.libraryInterface, "PlayQuery", [.string(query)]))
         } else {
             let uris = try MediaArguments.uris(for: items)
             try options.connect().call(ControlAPI.quaverInterface, "ReplaceQueue", [.stringArray(uris), .boolean(true)])

@@ -1,4 +1,5 @@
 import Foundation
+import PublicText
 import TerminalText
 
 /// All the CLI prints goes through here, made inert (`InertText`): most lines quote tags, file names, URLs
@@ -18,8 +19,10 @@ enum Terminal {
     /// A line end after the last `replaceLine`.
     static func endLine() { write("\n") }
 
+    /// Warnings quote what the user gave and playlists hold (`skipped http://u:p@h/x.mp3: …`): logins and
+    /// tokens in URLs are masked, as the daemon masks them.
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("quaver: \(InertText.of(text))\n".utf8))
+        FileHandle.standardError.write(Data("quaver: \(InertText.of(PublicText.maskingCredentials(in: text)))\n".utf8))
     }
 
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }

@@ -12,6 +12,7 @@ import DesktopNotifications
 import EventLoop
 import Foundation
 import GStreamerEngine
+import Library
 import RemoteMedia
 import Logging
 import MPRIS
@@ -65,8 +66,11 @@ final class Daemon {
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let quaver = QuaverInterface(mpris: service, version: quaverVersion)
-            connection.export(service.exportedObject(adding: [quaver.description]))
+            let library = makeLibrary()
+            let libraryInterface = LibraryInterface(mpris: service, library: library)
+            connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]))
             restoreThenEnqueue(into: player)
+            library?.start()
             let signals = [SIGTERM, SIGINT].map { signal in
                 EventLoop.main.onSignal(signal) { [weak self] in self?.stop("signal \(signal)") }
             }
@@ -80,7 +84,8 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, libraryInterface)) {}  // the player holds its observers weakly
+            library?.stop()
             recorder?.finish()
             shutDown(player, connection)
             withExtendedLifetime(scanner) {}
@@ -166,6 +171,26 @@ final class Daemon {
             return SessionRecorder(player: player, file: try StateFile.standard(), log: log)
         } catch {
             log.error("the queue will not be kept across restarts: \(error)")
+            return nil
+        }
+    }
+
+    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
+    /// Lines from the scanner's threads are logged on the loop.
+    private func makeLibrary() -> MusicLibrary? {
+        let folders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
+        guard !folders.isEmpty else {
+            log.info("the music library is off: [library] folders names no folder")
+            return nil
+        }
+        do {
+            let library = MusicLibrary(folders: folders, index: try MusicLibrary.standardIndex()) { [log] line in
+                EventLoop.main.post { log.warning("\(line)") }
+            }
+            log.info("music library: \(folders.joined(separator: ", "))")
+            return library
+        } catch {
+            log.error("the music library is off: \(error)")
             return nil
         }
     }

@@ -131,6 +131,8 @@ final class ConfigurationTests: XCTestCase {
              "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"proxy:3128\""),
             ("[network]\nproxy = \"file:///tmp/x\"\n", "network.proxy",
              "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"file:///tmp/x\""),
+            ("[network]\nproxy = \"ftp://me:pass'word@proxy:3128/?token=t\"\n", "network.proxy",
+             "expected \"\" or a proxy URL such as \"http://proxy.example:3128\", found \"ftp://***@proxy:3128/?token=***\""),
             ("[snapcast]\nport = 0\n", "snapcast.port", "expected an integer from 1 to 65535, found 0"),
             ("[snapcast]\nhost = \"a b\"\n", "snapcast.host", host + "\"a b\""),
             ("[snapcast]\nhost = \"x\\\" ! filesink location=/tmp/y\"\n", "snapcast.host",
@@ -150,7 +152,7 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [notifications], [snapcast], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [notifications], [snapcast], [library], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
         XCTAssertEqual(key.message, "unknown key; [audio] has output")
@@ -204,5 +206,18 @@ final class ConfigurationTests: XCTestCase {
             }
         }
         XCTAssertEqual(listed, Configuration.knownKeys)
+    }
+}
+
+final class LibraryFoldersSettingTests: XCTestCase {
+    func testFoldersAreAListOfAbsoluteHomeOrMusicFolderPaths() throws {
+        let parsed = try Configuration.parse("[library]\nfolders = [\"$XDG_MUSIC_DIR\", \"~/More\", \"/mnt/nas\"]\n", file: "c")
+        XCTAssertEqual(parsed.library.folders, ["$XDG_MUSIC_DIR", "~/More", "/mnt/nas"])
+        XCTAssertEqual(try Configuration.parse("[library]\nfolders = []\n", file: "c").library.folders, [])
+        for bad in ["folders = \"/music\"", "folders = [\"relative\"]", "folders = [1]"] {
+            XCTAssertThrowsError(try Configuration.parse("[library]\n\(bad)\n", file: "c"), bad) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.key, "library.folders")
+            }
+        }
     }
 }

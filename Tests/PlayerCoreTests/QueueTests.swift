@@ -147,6 +147,8 @@ final class QueueTests: PlayerTestCase {
                        "a URL without a path is named by its host, never by its userinfo")
         XCTAssertEqual(Track.fallbackTitle(for: "https://alice:s3cret@radio.example"), "radio.example")
         XCTAssertEqual(Track.fallbackTitle(for: "https://alice:s3cret@host/a/song.mp3?token=x"), "song")
+        XCTAssertEqual(Track.fallbackTitle(for: "http://alice:a#b@radio.example"), "radio.example",
+                       "a raw # in a password does not end the login (the title was `alice:a`)")
         // Decoded as Foundation's removingPercentEncoding decodes; a name it cannot decode is shown as it is.
         for name in ["01%20Intro", "%C3%A9t%C3%A9", "a%2Fb%2fc", "100%", "%", "%2", "%zz", "%4g", "%E2%82", "%FF",
                      "%C0%AF", "%ED%A0%80", "%F0%9F%8E%B5", "%00x", "%%41", "plain", "%41%42"] {

@@ -107,7 +107,10 @@ final class BadInputTests: XCTestCase {
         assertError("NotSupported") { try daemon.call("OpenUri", [.string("fd://0")]) }
         assertError("NotSupported") { try daemon.call("OpenUri", [.string("appsrc://")]) }
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string(String(repeating: "a", count: 1 << 20))]) }
-        assertError("NotSupported") { try daemon.call("OpenUri", [.string("x" + String(repeating: "b", count: 1 << 20) + "://")]) }
+        assertError("NotSupported") { try daemon.call("OpenUri", [.string("x" + String(repeating: "b", count: 1 << 10) + "://")]) }
+        assertError("InvalidArgs") {  // past InputLimits.maximumURIBytes, whatever its scheme
+            try daemon.call("OpenUri", [.string("x" + String(repeating: "b", count: 1 << 20) + "://")])
+        }
         assertError("InvalidArgs") { try daemon.call("OpenUri", [.string("")]) }
         assertError("FileNotFound") {
             try daemon.call("AddTrack", [.string(Media.uri(fixtures.missing)), .objectPath(ObjectPath(stringLiteral: ControlAPI.TrackPath.noTrack)),

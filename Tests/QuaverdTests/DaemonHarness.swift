@@ -102,6 +102,12 @@ final class RunningDaemon {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs the `quaver` CLI's `command` on this bus (`--bus-address` follows the command's name).
+    func quaver(_ command: String, _ arguments: [String] = []) throws -> (status: Int32, stdout: String, stderr: String) {
+        try ChildProcess.run(productsDirectory.appendingPathComponent("quaver").path,
+                             [command, "--bus-address", bus.address] + arguments, environment: bus.environment, timeout: 20)
+    }
+
     /// The daemon still answers, with the queue it had.
     func assertIntact(tracks expected: [String], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertTrue(process.isRunning, "quaverd died: \(process.standardError)", file: file, line: line)

@@ -54,7 +54,7 @@ final class SecretsAndPrivacyTests: XCTestCase {
                       && Set(fetched.map(\.scheme)) == ["http", "https"],
                       "both tracks fetched with their credentials: \(server.accessLog)")
 
-        let published = try publishedText(of: daemon)
+        let published = try Self.publishedText(of: daemon, trackCount: 3)
         XCTAssertTrue(published.contains("***@127.0.0.1:\(server.tlsPort)"), "the search below must see the URLs")
         XCTAssertFalse(published.contains(Self.password), published)
 
@@ -109,7 +109,7 @@ final class SecretsAndPrivacyTests: XCTestCase {
     }
 
     /// Everything a client can read: GetAll on every interface, the queue in all three forms, Metadata.
-    private func publishedText(of daemon: RunningDaemon) throws -> String {
+    static func publishedText(of daemon: RunningDaemon, trackCount: Int) throws -> String {
         var text = ""
         for interface in [ControlAPI.rootInterface, ControlAPI.playerInterface, ControlAPI.trackListInterface, ControlAPI.quaverInterface] {
             text += "\(try daemon.getAll(interface))\n"
@@ -117,7 +117,7 @@ final class SecretsAndPrivacyTests: XCTestCase {
         text += "\(try daemon.call("GetQueue", on: ControlAPI.quaverInterface))\n"
         text += "\(try daemon.call("GetQueueRange", [.uint32(0), .uint32(10)], on: ControlAPI.quaverInterface))\n"
         let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
-        XCTAssertEqual(paths.count, 3)
+        XCTAssertEqual(paths.count, trackCount)
         text += "\(try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface))\n"
         return text
     }

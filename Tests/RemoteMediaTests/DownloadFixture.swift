@@ -12,9 +12,11 @@ final class DownloadRun {
     private let lock = NSLock()
     private var received: [RemoteDownloadEvent] = []
 
-    init(_ url: String, options: DownloadOptions = DownloadOptions(retries: 1, timeout: 1, retryDelay: 0.1)) throws {
+    init(_ url: String, options: DownloadOptions = DownloadOptions(retries: 1, timeout: 1, retryDelay: 0.1),
+         capacity: UInt64 = 64 << 20, minimumFreeBytes: UInt64 = MediaCache.defaultMinimumFreeBytes) throws {
         cacheFolder = try TemporaryDirectory(prefix: "quaver-cache")
-        cache = try MediaCache(directory: cacheFolder.url.appendingPathComponent("media"), capacityBytes: 64 << 20)
+        cache = try MediaCache(directory: cacheFolder.url.appendingPathComponent("media"), capacityBytes: capacity,
+                               minimumFreeBytes: minimumFreeBytes)
         var record: (RemoteDownloadEvent) -> Void = { _ in }
         download = RemoteDownload(url: url, cache: cache, options: options) { _, event in record(event) }
         record = { [lock] event in lock.withLock { self.received.append(event) } }

@@ -114,6 +114,17 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(file.load().state, sample())
     }
 
+    /// A state file past the bound is set aside unread (sparse here: its size is all that is looked at).
+    func testAHugeStateIsMovedAsideUnread() throws {
+        try file.save(sample())
+        XCTAssertEqual(truncate(file.url.path, off_t(StateFile.maximumBytes + 1)), 0)
+        let loaded = file.load(now: Date(timeIntervalSince1970: 1_700_000_000))
+        XCTAssertNil(loaded.state)
+        let warning = try XCTUnwrap(loaded.warning)
+        XCTAssertTrue(warning.contains("larger than 128 MiB"), warning)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file.url.path + ".corrupt-20231114T221320Z"), warning)
+    }
+
     func testASecondBadFileInTheSameSecondGetsItsOwnName() throws {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -20,7 +20,7 @@ public final class ChildProcess {
         process = Process()
         process.executableURL = URL(fileURLWithPath: try ChildProcess.resolve(executable))
         process.arguments = arguments
-        if let environment { process.environment = LiveChildren.marked(environment) }
+        process.environment = LiveChildren.marked(Self.withUTF8Locale(environment ?? ProcessInfo.processInfo.environment))
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
@@ -71,6 +71,17 @@ public final class ChildProcess {
             throw TestHarnessError("\(executable) \(arguments.joined(separator: " ")) timed out after \(timeout) s")
         }
         return (child.process.terminationStatus, child.standardOutput, child.standardError)
+    }
+
+    /// Tools that convert their arguments or output through the locale (metaflac --set-tag, man, sox's
+    /// messages) turn every non-ASCII character into `?` or `#` under the C locale, which is what a fresh
+    /// machine or container has when nothing sets LANG. Every child gets a UTF-8 locale from the test instead
+    /// of from the machine, unless the test chose one itself. C.UTF-8 is built into glibc: no locale to install.
+    static func withUTF8Locale(_ environment: [String: String]) -> [String: String] {
+        guard environment["LC_ALL"] == nil else { return environment }
+        var chosen = environment
+        chosen["LC_ALL"] = "C.UTF-8"
+        return chosen
     }
 
     static func resolve(_ executable: String) throws -> String {

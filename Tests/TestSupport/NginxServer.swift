@@ -6,8 +6,12 @@ import Glibc
 /// http on `port` and https on `tlsPort` (a self-signed certificate for 127.0.0.1 made at start:
 /// `certificate`, the file to trust). `/slow/` serves them throttled to `slowRate` bytes per second
 /// (`limit_rate`); `/moved/x` redirects (302) to `/x`, `/to-https/x` (301) to `x` over https;
-/// `/private/` asks for HTTP Basic credentials `quaver:secret`.
+/// `/private/` asks for HTTP Basic credentials `quaver:secret` (or `hostile:` `hostilePassword`).
 public final class NginxServer {
+    /// A password with every character that once ended the masking early: quotes, `<`, `>`, a backtick,
+    /// a space. Each piece between them is a marker a test can search for.
+    public static let hostilePassword = "Pw1'Pw2\"Pw3<Pw4>Pw5`Pw6 Pw7"
+
     public let port: UInt16
     public let tlsPort: UInt16
     public let root: URL
@@ -23,7 +27,7 @@ public final class NginxServer {
         tlsPort = try Self.freePort()
         try FileManager.default.createDirectory(at: prefix.url.appendingPathComponent("logs"), withIntermediateDirectories: true)
         try makeCertificate()
-        try "quaver:\(try Self.apr1Hash("secret"))\n".write(to: prefix.url.appendingPathComponent("htpasswd"),
+        try "quaver:\(try Self.apr1Hash("secret"))\nhostile:\(try Self.apr1Hash(Self.hostilePassword))\n".write(to: prefix.url.appendingPathComponent("htpasswd"),
                                                              atomically: true, encoding: .utf8)
         try config.write(to: prefix.url.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         try start()

@@ -24,6 +24,15 @@ import urllib.parse
 
 FILE_LENGTH = 200_000
 REAL = bytes(i % 251 for i in range(FILE_LENGTH))
+HUGE_LENGTH = 10 * 10**9
+# A WAV header (192 kHz, 32-bit stereo: 1.5 MB a second) whose data chunk has size 0: the rest of the file
+# (wavparse 1.22 reads on past a sized chunk and asserts on the garbage it finds there, gstwavparse.c:763).
+# Byte i of /huge past it is i % 251, like REAL: noise that plays.
+WAV_HEAD = (b"RIFF" + (0xFFFFFFFF).to_bytes(4, "little") + b"WAVEfmt " + (16).to_bytes(4, "little")
+            + (1).to_bytes(2, "little") + (2).to_bytes(2, "little") + (192000).to_bytes(4, "little")
+            + (192000 * 8).to_bytes(4, "little") + (8).to_bytes(2, "little") + (32).to_bytes(2, "little")
+            + b"data" + (0).to_bytes(4, "little"))
+PATTERN = bytes(i % 251 for i in range(251 * 1024))
 
 
 def head(status, headers):
@@ -67,6 +76,27 @@ class Hostile(socketserver.StreamRequestHandler):
                            ("Content-Range", f"bytes {start}-{end - 1}/{FILE_LENGTH}")]) + REAL[start:end])
         else:
             self.send(head("HTTP/1.1 200 OK", [("Content-Length", FILE_LENGTH), ("Connection", "close")]) + REAL)
+
+    def answer_huge(self, path, headers):
+        """A 10 GB WAV with Range support, made as it is sent (as fast as the client reads)."""
+        ranged = headers.get("range", "")
+        start, end = 0, HUGE_LENGTH
+        if ranged.startswith("bytes="):
+            first, _, last = ranged[6:].partition("-")
+            start, end = int(first), min(int(last or HUGE_LENGTH - 1), HUGE_LENGTH - 1) + 1
+            self.send(head("HTTP/1.1 206 Partial Content", [("Content-Length", end - start), ("Connection", "close"),
+                           ("Content-Type", "audio/x-wav"), ("Content-Range", f"bytes {start}-{end - 1}/{HUGE_LENGTH}")]))
+        else:
+            self.send(head("HTTP/1.1 200 OK", [("Content-Length", HUGE_LENGTH), ("Connection", "close"),
+                           ("Content-Type", "audio/x-wav"), ("Accept-Ranges", "bytes")]))
+        offset = start
+        if offset < len(WAV_HEAD):
+            self.send(WAV_HEAD[offset:])
+            offset = len(WAV_HEAD)
+        while offset < end:
+            piece = PATTERN[offset % 251:][: min(end - offset, 200 * 1024)]
+            self.send(piece)
+            offset += len(piece)
 
     def answer_digest(self, path, headers):
         """HTTP Digest (RFC 7616, MD5, qop=auth) for quaver:secret; a 401 asking for it otherwise."""

@@ -1,0 +1,134 @@
+import SQLite
+
+/// What the index answers, read through the loop's read-only connection: tracks matching a query (a page at a
+/// time), their artists and albums, and the figures of the whole library. Every query text is bound as a
+/// value (`SearchQuery`); the SQL here is fixed text.
+public final class LibraryCatalog {
+    private let connection: IndexConnection
+    private var database: Database { connection.database }
+
+    public init(_ connection: IndexConnection) { self.connection = connection }
+
+    /// One page of the tracks matching `query` in album order, and how many match in all.
+    public func search(_ query: SearchQuery, offset: Int, limit: Int) throws -> (tracks: [LibraryTrack], total: Int) {
+        let filter = Self.filter(query)
+        let total = try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
+            .first?.integer(0) ?? 0
+        let rows = try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE \(filter.sql) "
+                                      + "ORDER BY \(Self.albumOrder) LIMIT ? OFFSET ?",
+                                      filter.values + [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+        return (rows.map(Self.track), Int(total))
+    }
+
+    /// The URIs of every track matching `query`, in album order (what `quaver play QUERY` queues).
+    public func uris(_ query: SearchQuery) throws -> [String] {
+        let filter = Self.filter(query)
+        return try database.query("SELECT uri FROM tracks WHERE \(filter.sql) AND missing = 0 ORDER BY \(Self.albumOrder)",
+                                  filter.values).compactMap { $0.text(0) }
+    }
+
+    /// Artists (album artists, or the track's first artist) of the matching tracks, with their track counts.
+    public func artists(_ query: SearchQuery) throws -> [(name: String, tracks: Int)] {
+        let filter = Self.filter(query)
+        return try database.query("SELECT sort_artist, count(*) FROM tracks WHERE \(filter.sql) "
+                                  + "GROUP BY sort_artist ORDER BY sort_artist", filter.values).map { row in
+            (row.text(0) ?? "", Int(row.integer(1) ?? 0))
+        }
+    }
+
+    /// Albums of the matching tracks (artist, title, year, track count), in album order.
+    public func albums(_ query: SearchQuery) throws -> [LibraryAlbum] {
+        let filter = Self.filter(query)
+        return try database.query("SELECT sort_artist, album, max(year), count(*) FROM tracks "
+                                  + "WHERE \(filter.sql) AND album != '' GROUP BY sort_artist, album COLLATE NOCASE "
+                                  + "ORDER BY sort_artist, max(year), album COLLATE NOCASE", filter.values).map { row in
+            LibraryAlbum(artist: row.text(0) ?? "", title: row.text(1) ?? "", year: Int(row.integer(2) ?? 0),
+                         tracks: Int(row.integer(3) ?? 0))
+        }
+    }
+
+    /// How many tracks the index holds (what the TrackCount property signals: cheaper than `statistics`).
+    public func trackCount() throws -> Int {
+        Int(try database.query("SELECT count(*) FROM tracks").first?.integer(0) ?? 0)
+    }
+
+    /// Counts and sizes of the whole index, and when the last full scan ended.
+    public func statistics() throws -> LibraryStatistics {
+        let row = try database.query("""
+            SELECT count(*), coalesce(sum(size), 0), coalesce(sum(length_ms), 0), count(DISTINCT sort_artist),
+                   count(DISTINCT sort_artist || char(31) || album), coalesce(sum(missing), 0) FROM tracks
+            """).first
+        let lastScan = try database.query("SELECT value FROM facts WHERE name = 'last-scan-end'").first?.integer(0)
+        let number = { (column: Int) in Int(row?.integer(column) ?? 0) }
+        return LibraryStatistics(tracks: number(0), bytes: Int64(number(1)), milliseconds: Int64(number(2)),
+                                 artists: number(3), albums: number(4), missing: number(5), lastScanEnd: lastScan ?? 0)
+    }
+
+    // MARK: SQL
+
+    /// The WHERE clause for `query` and the values it binds.
+    static func filter(_ query: SearchQuery) -> (sql: String, values: [SQLiteValue]) {
+        var clauses = ["1"], values: [SQLiteValue] = []
+        if let match = query.textMatch {
+            values.append(.text(match))
+            clauses.append("id IN (SELECT rowid FROM tracks_text WHERE tracks_text MATCH ?\(values.count))")
+        }
+        if let years = query.years {
+            values += [.integer(Int64(years.lowerBound)), .integer(Int64(years.upperBound))]
+            clauses.append("year BETWEEN ?\(values.count - 1) AND ?\(values.count)")
+        }
+        return (clauses.joined(separator: " AND "), values)
+    }
+
+    static let albumOrder = "sort_artist, year, album COLLATE NOCASE, disc, track, path"
+
+    static let trackColumns = """
+        uri, path, size, modified, title, artists, album, album_artist, composer, genre, track, disc, year, length_ms,
+        track_gain, track_peak, album_gain, album_peak, mb_recording, mb_album, mb_artist, mb_album_artist, has_cover
+        """
+
+    static func track(_ row: Row) -> LibraryTrack {
+        let text = { (column: Int) in row.text(column) ?? "" }
+        let number = { (column: Int) in Int(row.integer(column) ?? 0) }
+        var track = LibraryTrack(uri: text(0), path: text(1), size: row.integer(2) ?? 0, modified: row.integer(3) ?? 0)
+        track.title = text(4)
+        track.artists = text(5).split(separator: Character(IndexConnection.artistSeparator)).map(String.init)
+        track.album = text(6)
+        track.albumArtist = text(7)
+        track.composer = text(8)
+        track.genre = text(9)
+        track.trackNumber = number(10)
+        track.discNumber = number(11)
+        track.year = number(12)
+        track.lengthMilliseconds = number(13)
+        track.replayGain.trackGain = row.real(14)
+        track.replayGain.trackPeak = row.real(15)
+        track.replayGain.albumGain = row.real(16)
+        track.replayGain.albumPeak = row.real(17)
+        track.musicBrainz.recording = text(18)
+        track.musicBrainz.album = text(19)
+        track.musicBrainz.artist = text(20)
+        track.musicBrainz.albumArtist = text(21)
+        track.hasCover = number(22) != 0
+        return track
+    }
+}
+
+public struct LibraryAlbum: Equatable, Sendable {
+    public let artist: String
+    public let title: String
+    public let year: Int
+    public let tracks: Int
+}
+
+public struct LibraryStatistics: Equatable, Sendable {
+    public var tracks = 0
+    public var bytes: Int64 = 0
+    public var milliseconds: Int64 = 0
+    public var artists = 0
+    public var albums = 0
+    /// Tracks of folders that are not there now (a disk unmounted).
+    public var missing = 0
+    /// When the last full scan ended, seconds since 1970; 0 before the first.
+    public var lastScanEnd: Int64 = 0
+}

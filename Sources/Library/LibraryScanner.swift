@@ -1,0 +1,169 @@
+import ControlAPI
+import Foundation
+import TagLib
+
+/// Keeps the index in step with the music folders, on a serial queue of its own with its own connection:
+/// the loop thread never waits for a scan (it only receives `Progress` and `changed` through the closures,
+/// which are called on the scanner's queue and post to the loop themselves).
+///
+/// A scan walks the folders (`FolderWalk`), compares each file's size and modification time with the index
+/// and reads only the files that differ (TagLib), committing every `batchSize` files; files gone from a
+/// folder that is there are removed, while the tracks of a folder that is not there (a disk unmounted) are
+/// marked missing and kept. A rescan with nothing changed reads no file.
+public final class LibraryScanner {
+    public struct Progress: Equatable, Sendable {
+        /// A full scan is under way.
+        public var scanning = false
+        /// Files of this scan found new or changed, to be read.
+        public var filesToRead = 0
+        public var filesRead = 0
+        public init() {}
+    }
+
+    static let batchSize = 256
+
+    private let queue = DispatchQueue(label: "quaver.library.scanner")
+    private let index: LibraryIndex
+    private let folders: [[UInt8]]
+    private let note: (String) -> Void
+    private let reportProgress: (Progress) -> Void
+    private let reportChange: () -> Void
+    private var connection: IndexConnection?
+    private var progress = Progress()
+
+    /// `folders` are absolute paths; nothing runs until `scanAll` or `update`.
+    public init(index: LibraryIndex, folders: [[UInt8]], note: @escaping (String) -> Void,
+                progress: @escaping (Progress) -> Void, changed: @escaping () -> Void) {
+        self.index = index
+        self.folders = folders
+        self.note = note
+        reportProgress = progress
+        reportChange = changed
+    }
+
+    /// Scans every folder, then calls `done` (on the scanner's queue).
+    public func scanAll(done: @escaping () -> Void = {}) {
+        queue.async { [self] in
+            fullScan()
+            done()
+        }
+    }
+
+    /// Brings the index up to date for `paths` (files or folders, there or gone), as live updates report them.
+    public func update(_ paths: [[UInt8]]) {
+        queue.async { [self] in
+            guard let connection = openedConnection() else { return }
+            var changed = false
+            for path in Set(paths) where folders.contains(where: { Self.isInside(path, $0) }) {
+                changed = (try? scan(path, in: connection)) == true || changed
+            }
+            if changed { reportChange() }
+        }
+    }
+
+    /// Waits until everything asked of the scanner so far is done (for tests and shutdown).
+    public func waitUntilIdle() { queue.sync {} }
+
+    private func openedConnection() -> IndexConnection? {
+        if let connection { return connection }
+        do {
+            let opened = try index.openForWriting(note: note)
+            connection = opened.isReadOnly ? nil : opened
+            return connection
+        } catch {
+            note("the library index \(index.path) cannot be opened (\(error)): the library is not updated")
+            return nil
+        }
+    }
+
+    private func fullScan() {
+        guard let connection = openedConnection() else { return }
+        progress = Progress()
+        progress.scanning = true
+        reportProgress(progress)
+        do {
+            var kept = Set<String>()
+            for folder in folders {
+                if FolderWalk.names(in: folder) == nil {
+                    try keepMissing(folder, in: connection, &kept)
+                } else {
+                    _ = try scan(folder, in: connection, kept: &kept)
+                }
+            }
+            let outside = try connection.knownFiles().keys.filter { !kept.contains($0) }
+            try connection.save([], removing: Array(outside))
+            try connection.setFact("last-scan-end", Int64(Date().timeIntervalSince1970))
+        } catch {
+            note("the library scan stopped: \(error)")
+        }
+        progress.scanning = false
+        reportProgress(progress)
+        reportChange()
+    }
+
+    /// A folder that cannot be read now (unmounted, unplugged): its tracks are marked missing, not dropped.
+    private func keepMissing(_ folder: [UInt8], in connection: IndexConnection, _ kept: inout Set<String>) throws {
+        let uri = FileURI.encode(pathBytes: folder)
+        let known = try connection.knownFiles(at: uri).keys
+        guard !known.isEmpty else { return }  // a folder never there (no ~/Music yet) is not worth a line
+        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its \(known.count) tracks are kept as missing")
+        try connection.markTree(uri, missing: true)
+        kept.formUnion(known)
+    }
+
+    @discardableResult
+    private func scan(_ path: [UInt8], in connection: IndexConnection) throws -> Bool {
+        var kept = Set<String>()
+        return try scan(path, in: connection, kept: &kept)
+    }
+
+    /// Reads what changed at or under `path` and removes what is gone there; adds every URI now indexed
+    /// there to `kept`. True when the index changed.
+    private func scan(_ path: [UInt8], in connection: IndexConnection, kept: inout Set<String>) throws -> Bool {
+        let uri = FileURI.encode(pathBytes: path)
+        let known = try connection.knownFiles(at: uri)
+        try connection.markTree(uri, missing: false)
+        var found: [([UInt8], FileState)] = []
+        if let state = FileState.of(path) {
+            if FolderWalk.isMusic(path) { found.append((path, state)) }
+        } else {
+            var walk = FolderWalk()
+            walk.walk(path) { found.append(($0, $1)) }
+            if let first = walk.unreadable.first {
+                note("\(walk.unreadable.count) folder(s) cannot be read and are not indexed, such as \(String(decoding: first, as: UTF8.self))")
+            }
+        }
+        var changedFiles: [([UInt8], String, FileState)] = []
+        for (file, state) in found {
+            let fileURI = FileURI.encode(pathBytes: file)
+            kept.insert(fileURI)
+            if known[fileURI] != state { changedFiles.append((file, fileURI, state)) }
+        }
+        let gone = known.keys.filter { !kept.contains($0) }
+        try read(changedFiles, into: connection)
+        if !gone.isEmpty { try connection.save([], removing: gone) }
+        return !changedFiles.isEmpty || !gone.isEmpty
+    }
+
+    /// Reads the tags of `files` and saves them, a batch per transaction. A file TagLib cannot read (gone,
+    /// unreadable, damaged) is left out; it is read again once it changes.
+    private func read(_ files: [([UInt8], String, FileState)], into connection: IndexConnection) throws {
+        progress.filesToRead += files.count
+        for batch in stride(from: 0, to: files.count, by: Self.batchSize) {
+            let tracks = files[batch..<min(files.count, batch + Self.batchSize)].compactMap { path, uri, state in
+                FileTags.read(pathBytes: path).map { tags in
+                    LibraryTrack(uri: uri, path: String(decoding: path, as: UTF8.self), size: state.size,
+                                 modified: state.modified, tags: tags)
+                }
+            }
+            try connection.save(tracks)
+            progress.filesRead += min(Self.batchSize, files.count - batch)
+            if progress.scanning { reportProgress(progress) }
+        }
+    }
+
+    /// Whether `path` is `folder` or inside it.
+    static func isInside(_ path: [UInt8], _ folder: [UInt8]) -> Bool {
+        path == folder || (path.starts(with: folder) && path.count > folder.count && path[folder.count] == UInt8(ascii: "/"))
+    }
+}

@@ -1,0 +1,79 @@
+import BaseDirectories
+import EventLoop
+import Foundation
+
+/// The library as the daemon holds it, on the loop thread: the scanner and the folder watch (each on a
+/// thread of its own), the catalog searched on the loop, and the scan's progress. Everything the other
+/// threads report arrives through `EventLoop.main.post`; `onChange` tells the D-Bus side what to signal.
+///
+/// Playback and the queue never depend on it: when the index cannot be opened, searches fail with a clear
+/// error and nothing else changes.
+public final class MusicLibrary {
+    public let folders: [String]
+    public let index: LibraryIndex
+    public private(set) var progress = LibraryScanner.Progress()
+    /// Called on the loop after the progress or the index changed.
+    public var onChange: () -> Void = {}
+
+    private let note: (String) -> Void
+    private var scanner: LibraryScanner!
+    private var watch: FolderWatch?
+    private var catalogConnection: LibraryCatalog?
+
+    /// `folders` are absolute (MusicFolders.resolve); nothing runs until `start`.
+    public init(folders: [String], index: LibraryIndex, note: @escaping (String) -> Void) {
+        self.folders = folders
+        self.index = index
+        self.note = note
+        scanner = LibraryScanner(index: index, folders: folders.map { Array($0.utf8) }, note: note,
+                                 progress: { [weak self] progress in EventLoop.main.post { self?.scanProgressed(progress) } },
+                                 changed: { [weak self] in EventLoop.main.post { self?.indexChanged() } })
+    }
+
+    /// `$XDG_CACHE_HOME/quaver/library.db`.
+    public static func standardIndex(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryIndex {
+        LibraryIndex(path: try BaseDirectory.cache.quaverFolder(environment: environment).appendingPathComponent("library.db").path)
+    }
+
+    /// Scans every folder, then keeps the index in step with them.
+    public func start() {
+        scanner.scanAll()
+        do {
+            let watch = try FolderWatch(folders: folders.map { Array($0.utf8) }, note: note) { [weak scanner] paths in
+                scanner?.update(paths)
+            }
+            watch.start()
+            self.watch = watch
+        } catch {
+            note("live library updates are off (inotify: \(error)); `quaver rescan` picks up changes")
+        }
+    }
+
+    /// Compares every folder with the index again (`quaver rescan`).
+    public func rescan() { scanner.scanAll() }
+
+    public func stop() {
+        watch?.stop()
+        scanner.waitUntilIdle()
+    }
+
+    /// The catalog, opened on first use (the first scan makes the file).
+    public func catalog() throws -> LibraryCatalog {
+        if let catalogConnection { return catalogConnection }
+        let opened = LibraryCatalog(try index.openForReading())
+        catalogConnection = opened
+        return opened
+    }
+
+    /// The catalog's connection is opened again: the scanner may have rebuilt the file (a damaged one is
+    /// replaced, and a connection opened before would keep reading the old one).
+    private func indexChanged() {
+        catalogConnection = nil
+        onChange()
+    }
+
+    private func scanProgressed(_ progress: LibraryScanner.Progress) {
+        self.progress = progress
+        onChange()
+    }
+}

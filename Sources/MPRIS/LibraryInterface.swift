@@ -1,0 +1,137 @@
+import ControlAPI
+import DBus
+import Library
+import PlayerCore
+
+/// `org.quaver.Quaver1.Library`: the music library on quaverd's object — search a page at a time, artists and
+/// albums, play or add what a query finds, statistics, a rescan, and the scan's progress as properties
+/// (signalled with PropertiesChanged through the MPRIS batcher). Arguments arrive checked against the
+/// signatures below (the DBus layer refuses others); query text is bound as a value by the Library module.
+///
+/// With `[library] folders = []` there is no library: every method answers an error saying so.
+public final class LibraryInterface {
+    public static let name = ControlAPI.libraryInterface
+
+    private let mpris: MPRISService
+    private let library: MusicLibrary?
+    private var player: Player { mpris.player }
+
+    public init(mpris: MPRISService, library: MusicLibrary?) {
+        self.mpris = mpris
+        self.library = library
+        mpris.batcher.watch(Self.name) { [weak self] in self?.signalledValues ?? [:] }
+        library?.onChange = { [weak self] in self?.mpris.batcher.markChanged(Self.name) }
+    }
+
+    public var description: InterfaceDescription {
+        InterfaceDescription(name: Self.name, methods: methods, properties: properties)
+    }
+
+    // MARK: Properties
+
+    private var properties: [InterfaceDescription.Property] {
+        Self.signalledTypes.map { name, type in
+            InterfaceDescription.Property(name: name, type: type) { [weak self] in
+                guard let value = self?.signalledValues[name] else { throw DBusError.failed("the player is shutting down") }
+                return value
+            }
+        }
+    }
+
+    private static let signalledTypes: [(String, Signature)] = [("Scanning", "b"), ("FilesToRead", "u"),
+                                                                ("FilesRead", "u"), ("TrackCount", "u")]
+
+    private var signalledValues: [String: DBusValue] {
+        let progress = library?.progress ?? LibraryScanner.Progress()
+        let tracks = (try? library?.catalog().trackCount()) ?? 0
+        return ["Scanning": .boolean(progress.scanning), "FilesToRead": .uint32(UInt32(clamping: progress.filesToRead)),
+                "FilesRead": .uint32(UInt32(clamping: progress.filesRead)), "TrackCount": .uint32(UInt32(clamping: tracks))]
+    }
+
+    // MARK: Methods
+
+    private var methods: [InterfaceDescription.Method] {
+        typealias Argument = InterfaceDescription.Argument
+        return [
+            method("Search", [Argument("query", "s"), Argument("offset", "u"), Argument("limit", "u")],
+                   outputs: [Argument("tracks", "aa{sv}"), Argument("total", "u")]) { catalog, args in
+                let limit = min(Int(args[2].int64Value ?? 0), ControlAPI.librarySearchPageLimit)
+                let page = try catalog.search(SearchQuery(args[0].stringValue ?? ""), offset: Int(args[1].int64Value ?? 0),
+                                              limit: limit)
+                return [.array(element: "a{sv}", page.tracks.map(LibraryMetadata.value)), .uint32(UInt32(clamping: page.total))]
+            },
+            method("Artists", [Argument("query", "s")], outputs: [Argument("artists", "a(su)")]) { catalog, args in
+                let artists = try catalog.artists(SearchQuery(args[0].stringValue ?? ""))
+                return [.array(element: "(su)", artists.map { .structure([.string($0.name), .uint32(UInt32(clamping: $0.tracks))]) })]
+            },
+            method("Albums", [Argument("query", "s")], outputs: [Argument("albums", "a(ssiu)")]) { catalog, args in
+                let albums = try catalog.albums(SearchQuery(args[0].stringValue ?? ""))
+                return [.array(element: "(ssiu)", albums.map { album in
+                    .structure([.string(album.artist), .string(album.title), .int32(Int32(clamping: album.year)),
+                                .uint32(UInt32(clamping: album.tracks))])
+                })]
+            },
+            method("Statistics", outputs: [Argument("statistics", "a{sv}")]) { [weak self] catalog, _ in
+                [LibraryMetadata.statistics(try catalog.statistics(), folders: self?.library?.folders ?? [])]
+            },
+            method("Rescan") { [weak self] _, _ in
+                self?.library?.rescan()
+                return []
+            },
+            queueingMethod("PlayQuery", [Argument("query", "s")]) { this, args, uris, reply in
+                this.queue(uris, at: .end, replacing: true, play: true, reply)
+            },
+            queueingMethod("AddQuery", [Argument("query", "s"), Argument("position", "s"), Argument("play", "b")]) {
+                this, args, uris, reply in
+                let position = try this.player.queuePosition(named: args[1].stringValue ?? "")
+                this.queue(uris, at: position, replacing: false, play: args[2].boolValue ?? false, reply)
+            },
+        ]
+    }
+
+    /// A method answered at once from the catalog; an error when there is no library or its index cannot be read.
+    private func method(_ name: String, _ inputs: [InterfaceDescription.Argument] = [],
+                        outputs: [InterfaceDescription.Argument] = [],
+                        _ body: @escaping (LibraryCatalog, [DBusValue]) throws -> [DBusValue]) -> InterfaceDescription.Method {
+        InterfaceDescription.Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            return try body(try catalog(), call.arguments)
+        }
+    }
+
+    /// PlayQuery and AddQuery: the query's tracks (none is an error, and the queue is unchanged), queued over
+    /// as many loop turns as a long list takes (QueueEditInSlices); the answer is how many were queued.
+    private func queueingMethod(_ name: String, _ inputs: [InterfaceDescription.Argument],
+                                _ body: @escaping (LibraryInterface, [DBusValue], [String], PendingReply) throws -> Void)
+        -> InterfaceDescription.Method {
+        InterfaceDescription.Method(name: name, inputs: inputs, outputs: [InterfaceDescription.Argument("queued", "u")]) {
+            [weak self] call, reply in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            let query = call.arguments[0].stringValue ?? ""
+            let uris = try catalog().uris(SearchQuery(query))
+            guard !uris.isEmpty else {
+                throw DBusError.invalidArgs("nothing in the library matches \"\(query)\"; the queue is unchanged")
+            }
+            try body(self, call.arguments, uris, reply)
+        }
+    }
+
+    private func catalog() throws -> LibraryCatalog {
+        guard let library else { throw DBusError.failed("the music library is off ([library] folders = [] in config.toml)") }
+        do {
+            return try library.catalog()
+        } catch {
+            throw DBusError.failed("the music library's index cannot be read (\(error)); playback is not affected")
+        }
+    }
+
+    private func queue(_ uris: [String], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {
+        QueueEditInSlices(mpris, uris, at: position, replacing: replacing) { [weak self] ids, _ in
+            if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
+                player.goTo(first)
+                player.play()
+            }
+            reply.finish([.uint32(UInt32(clamping: ids.count))])
+        }.start()
+    }
+}

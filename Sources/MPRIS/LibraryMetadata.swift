@@ -1,0 +1,37 @@
+import DBus
+import Library
+
+/// How library tracks and figures look on the bus: a track as a metadata map with MPRIS's keys and types
+/// (docs/mpris.md, "Metadata types"; `xesam:url` is the URI to queue), our own keys prefixed `quaver:`.
+enum LibraryMetadata {
+    static func value(_ track: LibraryTrack) -> DBusValue {
+        var entries: [String: DBusValue] = [
+            "xesam:url": .string(track.uri),
+            "xesam:title": .string(track.displayTitle),
+            "xesam:artist": .stringArray(track.artists),
+            "xesam:album": .string(track.album),
+            "mpris:length": .int64(Int64(track.lengthMilliseconds) * 1000),
+        ]
+        if !track.albumArtist.isEmpty { entries["xesam:albumArtist"] = .stringArray([track.albumArtist]) }
+        if !track.composer.isEmpty { entries["xesam:composer"] = .stringArray([track.composer]) }
+        if !track.genre.isEmpty { entries["xesam:genre"] = .stringArray([track.genre]) }
+        if track.trackNumber > 0 { entries["xesam:trackNumber"] = .int32(Int32(clamping: track.trackNumber)) }
+        if track.discNumber > 0 { entries["xesam:discNumber"] = .int32(Int32(clamping: track.discNumber)) }
+        if track.year > 0 { entries["quaver:year"] = .int32(Int32(clamping: track.year)) }
+        if !track.musicBrainz.recording.isEmpty { entries["quaver:musicBrainzRecording"] = .string(track.musicBrainz.recording) }
+        return .variantDictionary(entries)
+    }
+
+    static func statistics(_ figures: LibraryStatistics, folders: [String]) -> DBusValue {
+        .variantDictionary([
+            "Tracks": .uint32(UInt32(clamping: figures.tracks)),
+            "Albums": .uint32(UInt32(clamping: figures.albums)),
+            "Artists": .uint32(UInt32(clamping: figures.artists)),
+            "Missing": .uint32(UInt32(clamping: figures.missing)),
+            "Bytes": .uint64(UInt64(clamping: figures.bytes)),
+            "Seconds": .uint64(UInt64(clamping: figures.milliseconds / 1000)),
+            "LastScan": .int64(figures.lastScanEnd),
+            "Folders": .stringArray(folders),
+        ])
+    }
+}

@@ -1,0 +1,51 @@
+// TagLib: reading a music file's tags without decoding it, through CTagLib (TagLib 1.13's C++ PropertyMap
+// behind a small C interface). A wrapper that owns its C: nothing else imports CTagLib.
+import CTagLib
+
+/// What TagLib read from one file: every tag value by TagLib's unified key (`TITLE`, `ALBUMARTIST`,
+/// `MUSICBRAINZ_TRACKID`, `REPLAYGAIN_TRACK_GAIN`, …, upper case), the length, and whether a cover is embedded.
+public struct FileTags: Equatable, Sendable {
+    public var values: [String: [String]] = [:]
+    public var lengthMilliseconds = 0
+    public var hasCover = false
+
+    public init(values: [String: [String]] = [:], lengthMilliseconds: Int = 0, hasCover: Bool = false) {
+        self.values = values
+        self.lengthMilliseconds = lengthMilliseconds
+        self.hasCover = hasCover
+    }
+
+    /// The first value of `key`, if any.
+    public func first(_ key: String) -> String? { values[key]?.first }
+
+    /// Reads the file at `path` (its bytes: Linux names need not be UTF-8; `quaver_taglib_read`). Nil when
+    /// TagLib does not know the format or the file cannot be read (gone, unreadable, not what its name says).
+    /// A file's tags may be anything anyone wrote: each key keeps at most `valuesPerKey` values.
+    public static func read(pathBytes: [UInt8], valuesPerKey: Int = 100) -> FileTags? {
+        let collector = Collector(valuesPerKey: valuesPerKey)
+        var info = quaver_tag_info()
+        let readable = withUnsafeTemporaryAllocation(of: CChar.self, capacity: pathBytes.count + 1) { buffer in
+            for (index, byte) in pathBytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+            buffer[pathBytes.count] = 0
+            let context = Unmanaged.passUnretained(collector).toOpaque()
+            return quaver_taglib_read(buffer.baseAddress, collectValue, context, &info)
+        }
+        guard readable == 1 else { return nil }
+        return FileTags(values: collector.values, lengthMilliseconds: Int(info.length_ms), hasCover: info.has_cover != 0)
+    }
+}
+
+/// Gathers the values `quaver_taglib_read` reports, during the call only.
+private final class Collector {
+    let valuesPerKey: Int
+    var values: [String: [String]] = [:]
+    init(valuesPerKey: Int) { self.valuesPerKey = valuesPerKey }
+}
+
+private let collectValue: quaver_tag_value_callback = { key, value, context in
+    guard let key, let value, let context else { return }
+    let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+    let name = String(cString: key).uppercased()
+    guard collector.values[name, default: []].count < collector.valuesPerKey else { return }
+    collector.values[name, default: []].append(String(cString: value))
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Library
+import TagLib
+import TestSupport
+import XCTest
+
+final class LibraryScanTests: XCTestCase {
+    private func tags(_ format: String) -> [String: String] {
+        ["TITLE": "Title \(format)", "ARTIST": "Artist \(format)", "ALBUM": "Album \(format)",
+         "ALBUMARTIST": "Album Artist \(format)", "TRACKNUMBER": "3", "DISCNUMBER": "2", "DATE": "1971",
+         "GENRE": "Genre \(format)", "COMPOSER": "Composer \(format)"]
+    }
+
+    func testEveryFormatIsReadWithItsTags() throws {
+        let library = try ScannedLibrary()
+        try library.write(TaggedTree.formats.map { TaggedTree.File("\($0)/track.\($0)", tags($0)) })
+        library.scan()
+        let tracks = try library.search("")
+        XCTAssertEqual(tracks.count, TaggedTree.formats.count, "\(library.notes)")
+        for format in TaggedTree.formats {
+            guard let track = tracks.first(where: { $0.path.hasSuffix("track.\(format)") }) else {
+                XCTFail("\(format) not indexed")
+                continue
+            }
+            XCTAssertEqual(track.title, "Title \(format)")
+            XCTAssertEqual(track.artists, ["Artist \(format)"])
+            XCTAssertEqual(track.album, "Album \(format)")
+            XCTAssertEqual(track.albumArtist, "Album Artist \(format)", format)
+            XCTAssertEqual(track.trackNumber, 3, format)
+            XCTAssertEqual(track.discNumber, 2, format)
+            XCTAssertEqual(track.year, 1971, format)
+            XCTAssertEqual(track.genre, "Genre \(format)")
+            XCTAssertEqual(track.composer, "Composer \(format)")
+            XCTAssertEqual(Double(track.lengthMilliseconds), 1000, accuracy: 80, format)
+            XCTAssertTrue(track.uri.hasPrefix("file:///"))
+        }
+    }
+
+    func testMusicBrainzIDsReplayGainAndCoverAreKept() throws {
+        let library = try ScannedLibrary()
+        let cover = library.home.url.appendingPathComponent("cover.png")
+        try Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR4nGP438AARwzEcQB+ohfxXaFgBQAAAABJRU5ErkJggg==")!
+            .write(to: cover)
+        try library.write([TaggedTree.File("a.flac", ["TITLE": "Tagged", "MUSICBRAINZ_TRACKID": "0a1b-rec",
+                                                      "MUSICBRAINZ_ALBUMID": "0a1b-album",
+                                                      "REPLAYGAIN_TRACK_GAIN": "-6.50 dB",
+                                                      "REPLAYGAIN_ALBUM_PEAK": "0.987654"])])
+        try Fixtures.run("metaflac", ["--import-picture-from=\(cover.path)", library.music.appendingPathComponent("a.flac").path])
+        library.scan()
+        let track = try XCTUnwrap(try library.search("tagged").first)
+        XCTAssertEqual(track.musicBrainz.recording, "0a1b-rec")
+        XCTAssertEqual(track.musicBrainz.album, "0a1b-album")
+        XCTAssertEqual(track.replayGain.trackGain, -6.5)
+        XCTAssertEqual(track.replayGain.albumPeak, 0.987654)
+        XCTAssertNil(track.replayGain.albumGain)
+        XCTAssertTrue(track.hasCover)
+    }
+
+    func testARescanWithNothingChangedReadsNoFile() throws {
+        let library = try ScannedLibrary()
+        try library.write((1...20).map { TaggedTree.File("album/\($0).flac", ["TITLE": "Song \($0)"]) })
+        library.scan()
+        XCTAssertEqual(library.lastProgress.filesToRead, 20)
+        library.scan()
+        XCTAssertEqual(library.lastProgress.filesToRead, 0)
+        XCTAssertFalse(library.lastProgress.scanning)
+        XCTAssertEqual(try library.search("song").count, 20)
+    }
+
+    func testChangedAndRemovedFilesAreUpdatedByTheNextScan() throws {
+        let library = try ScannedLibrary()
+        try library.write([TaggedTree.File("a.mp3", ["TITLE": "Before"]), TaggedTree.File("b.ogg", ["TITLE": "Gone"])])
+        library.scan()
+        try library.write([TaggedTree.File("a.mp3", ["TITLE": "After"])])
+        try FileManager.default.removeItem(at: library.music.appendingPathComponent("b.ogg"))
+        library.scan()
+        XCTAssertEqual(try library.search("").map(\.title), ["After"])
+        XCTAssertEqual(library.lastProgress.filesToRead, 1)
+    }
+
+    func testSymbolicLinkLoopsEndAndLinkedFoldersAreIndexedOnce() throws {
+        let library = try ScannedLibrary()
+        try library.write([TaggedTree.File("a/one.flac", ["TITLE": "Once"])])
+        try FileManager.default.createSymbolicLink(atPath: library.music.appendingPathComponent("a/loop").path,
+                                                   withDestinationPath: library.music.path)
+        try FileManager.default.createSymbolicLink(atPath: library.music.appendingPathComponent("dangling.flac").path,
+                                                   withDestinationPath: "/nonexistent/x.flac")
+        library.scan()
+        XCTAssertEqual(try library.titles("once"), ["Once"])
+    }
+
+    func testNamesThatAreNotUTF8AreIndexedAndQueuedByTheirBytes() throws {
+        let library = try ScannedLibrary()
+        try library.write([TaggedTree.File("plain.flac", ["TITLE": "Latin-1 name"])])
+        // "café.flac" with the é in Latin-1: a name that is not UTF-8.
+        let name = Array(library.music.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".flac".utf8) + [0]
+        let renamed = name.map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { target in
+            rename(library.music.appendingPathComponent("plain.flac").path, target.baseAddress!)
+        }
+        XCTAssertEqual(renamed, 0)
+        library.scan()
+        let track = try XCTUnwrap(try library.search("latin").first)
+        XCTAssertTrue(track.uri.hasSuffix("/caf%E9.flac"), track.uri)
+    }
+
+    func testDamagedFilesAndHugeTagsAreBoundedAndNeverStopTheScan() throws {
+        let library = try ScannedLibrary()
+        let hugeArtist = String(repeating: "B", count: 10 << 20)
+        try library.write([TaggedTree.File("good.flac", ["TITLE": "Good"]),
+                           TaggedTree.File("huge.flac", ["TITLE": "Huge", "ARTIST": hugeArtist]),
+                           TaggedTree.File("many.mp3", values: ["TITLE": ["Many"], "ARTIST": (1...5000).map { "A\($0)" }])])
+        try Data(repeating: 0x41, count: 4096).write(to: library.music.appendingPathComponent("noise.mp3"))
+        try Data("fLaC".utf8).write(to: library.music.appendingPathComponent("truncated.flac"))
+        library.scan()
+        XCTAssertEqual(Set(try library.search("").map(\.title)), ["Good", "Huge", "Many"])
+        let huge = try XCTUnwrap(try library.search("title:huge").first)
+        XCTAssertLessThanOrEqual(huge.artists.first?.utf8.count ?? 0, 4096)
+        XCTAssertEqual(try XCTUnwrap(try library.search("title:many").first).artists.count, 100)
+    }
+
+    func testTracksOfAFolderThatIsGoneAreKeptAsMissing() throws {
+        let library = try ScannedLibrary()
+        let disk = library.home.url.appendingPathComponent("disk")
+        try TaggedTree.write([TaggedTree.File("x.flac", ["TITLE": "On the disk"])], under: disk)
+        let scanner = library.makeScanner(folders: [library.music.path, disk.path])
+        scanner.scanAll()
+        scanner.waitUntilIdle()
+        try FileManager.default.moveItem(at: disk, to: library.home.url.appendingPathComponent("unplugged"))
+        scanner.scanAll()
+        scanner.waitUntilIdle()
+        XCTAssertEqual(try library.titles("disk"), ["On the disk"])
+        XCTAssertEqual(try library.catalog().statistics().missing, 1)
+        XCTAssertTrue(library.notes.contains { $0.contains("cannot be read") }, "\(library.notes)")
+    }
+}
