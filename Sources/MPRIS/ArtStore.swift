@@ -31,10 +31,11 @@ public final class ArtStore {
     /// The file holding `bytes`, written if it is not there yet; nil for what may not be shown: more than
     /// `CoverImage.maximumByteCount` bytes, not an image by its first bytes, or too many pixels. The file
     /// extension comes from the bytes, never from the tag's MIME type.
-    func file(for bytes: [UInt8]) -> URL? {
+    func file(for cover: CoverImage) -> URL? {
+        let bytes = cover.data
         guard bytes.count <= CoverImage.maximumByteCount, case .success(let header) = CoverFile.vetted(bytes),
               let folder = openFolder() else { return nil }
-        let name = ArtworkCache.contentName(of: bytes) + "." + header.format.rawValue
+        let name = ArtworkCache.contentName(of: cover) + "." + header.format.rawValue
         if folder.regularFile(name) != nil {
             folder.touch(name)  // now the most recently advertised
         } else {

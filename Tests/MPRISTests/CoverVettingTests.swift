@@ -49,7 +49,7 @@ final class CoverVettingTests: XCTestCase {
         let artwork = ArtworkCache(directory: cache)
         for (index, plantedAt) in ["temporary", "final"].enumerated() {
             let image = ImageHeaders.png(width: 300 + index, height: 300)
-            let name = ArtworkCache.contentName(of: image) + ".png"
+            let name = ArtworkCache.contentName(of: CoverImage(data: image, mimeType: "image/png")) + ".png"
             let link = plantedAt == "final" ? name : ".\(name).\(getpid()).tmp"
             try FileManager.default.createSymbolicLink(atPath: cache.appendingPathComponent(link).path,
                                                        withDestinationPath: victim.path)
