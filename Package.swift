@@ -73,7 +73,7 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library",
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library", "PlaylistStore",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
@@ -82,6 +82,8 @@ let package = Package(
         .target(name: "Playlists", dependencies: ["ControlAPI"], swiftSettings: v5),
         // Cover images vetted before they are shown: format and pixel size from the header, files not followed.
         .target(name: "CoverArt", swiftSettings: v5),
+        // The user's saved playlists: M3U8 files in $XDG_DATA_HOME/quaver/playlists, written atomically.
+        .target(name: "PlaylistStore", dependencies: ["PlayerCore", "ControlAPI", "Playlists", "BaseDirectories"], swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
                 dependencies: ["BaseDirectories", "PublicText", .product(name: "TOMLKit", package: "TOMLKit")],
@@ -90,12 +92,20 @@ let package = Package(
         .target(name: "Library",
                 dependencies: ["SQLite", "TagLib", "ControlAPI", "PublicText", "EventLoop", "BaseDirectories"],
                 swiftSettings: v5),
+        // The listening history and ratings (history.db, SQLite): what counts as a listen is PlayerCore's ListenCounter.
+        .target(name: "ListeningHistory",
+                dependencies: ["PlayerCore", "SQLite", "BaseDirectories", "EventLoop", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
+        // Listens sent to ListenBrainz (or a server speaking its API) from the history's waiting listens.
+        .target(name: "Scrobbling",
+                dependencies: ["ListeningHistory", "RemoteMedia", "QuaverVersion", .product(name: "Logging", package: "swift-log")],
+                swiftSettings: v5),
         // The session kept across restarts: the player's queue and settings in the state file.
         .target(name: "Session",
                 dependencies: ["PlayerCore", "ControlAPI", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration",
+                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration", "PublicText",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // Track-change notifications on the desktop (org.freedesktop.Notifications).
@@ -106,7 +116,7 @@ let package = Package(
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
-                                         "QuaverVersion", "DaemonLog", "Library",
+                                         "QuaverVersion", "DaemonLog", "Library", "PlaylistStore", "ListeningHistory", "Scrobbling",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
@@ -153,6 +163,13 @@ let package = Package(
         .testTarget(name: "ControlAPITests", dependencies: ["ControlAPI"], swiftSettings: v5),
         .testTarget(name: "CoverArtTests", dependencies: ["CoverArt", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "PlaylistsTests", dependencies: ["Playlists", "ControlAPI", "TestSupport"], swiftSettings: v5),
+        .testTarget(name: "ListeningHistoryTests",
+                    dependencies: ["ListeningHistory", "PlayerCore", "EventLoop", "SQLite", "TestSupport",
+                                   .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
+        .testTarget(name: "ScrobblingTests",
+                    dependencies: ["Scrobbling", "ListeningHistory", "TestSupport", .product(name: "Logging", package: "swift-log")],
+                    swiftSettings: v5),
+        .testTarget(name: "PlaylistStoreTests", dependencies: ["PlaylistStore", "PlayerCore", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "SessionTests", dependencies: ["Session", "StateStore", "PlayerCore", "EventLoop", "TestSupport",
                                                          .product(name: "Logging", package: "swift-log")],
                     swiftSettings: v5),

@@ -3,12 +3,14 @@
 import Foundation
 
 /// The XDG base directories Quaver uses, resolved as the XDG Base Directory Specification says:
-/// `$XDG_CONFIG_HOME` (or `~/.config`), `$XDG_STATE_HOME` (or `~/.local/state`), `$XDG_CACHE_HOME` (or `~/.cache`).
+/// `$XDG_CONFIG_HOME` (or `~/.config`), `$XDG_STATE_HOME` (or `~/.local/state`), `$XDG_CACHE_HOME` (or `~/.cache`),
+/// `$XDG_DATA_HOME` (or `~/.local/share`, where the user's saved playlists live).
 /// The spec says a relative value "is invalid and should be ignored", so only absolute values count.
 public enum BaseDirectory: Sendable {
     case config
     case state
     case cache
+    case data
 
     /// Quaver's own folder inside this base directory, e.g. `~/.local/state/quaver`.
     /// Throws when neither the XDG variable nor `HOME` gives an absolute path.
@@ -32,6 +34,7 @@ public enum BaseDirectory: Sendable {
         case .config: return "XDG_CONFIG_HOME"
         case .state: return "XDG_STATE_HOME"
         case .cache: return "XDG_CACHE_HOME"
+        case .data: return "XDG_DATA_HOME"
         }
     }
 
@@ -40,6 +43,7 @@ public enum BaseDirectory: Sendable {
         case .config: return ".config"
         case .state: return ".local/state"
         case .cache: return ".cache"
+        case .data: return ".local/share"
         }
     }
 }

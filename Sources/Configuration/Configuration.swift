@@ -6,10 +6,12 @@ public struct Configuration: Equatable, Sendable {
     public var audio = Audio()
     public var playback = Playback()
     public var interruptions = Interruptions()
+    public var power = Power()
     public var network = Network()
     public var notifications = Notifications()
     public var snapcast = Snapcast()
     public var library = Library()
+    public var playlists = Playlists()
     public var log = Log()
 
     public init() {}
@@ -36,6 +38,8 @@ public struct Configuration: Equatable, Sendable {
         public var replayGain = ReplayGainMode.off
         /// `replaygain-preamp-db`: added to every tagged track's gain, −15…15 dB (never past full scale).
         public var replayGainPreAmpDB = 0.0
+        /// `sleep-fade-seconds`: how long the sleep timer fades the sound out before it pauses, 0…600.
+        public var sleepFadeSeconds = 10.0
     }
 
     /// `[interruptions]`: what the daemon does when something else needs the sound or the session.
@@ -54,12 +58,24 @@ public struct Configuration: Equatable, Sendable {
         public var resumeAfterWake = false
         /// `pause-on-output-removed`: pause when the output device in use goes away (headphones unplugged).
         public var pauseOnOutputRemoved = true
+        /// `resume-when-output-returns`: play again when the output whose removal paused us comes back (by its
+        /// sink name) within `resume-window-minutes`, if the user did nothing since.
+        public var resumeWhenOutputReturns = true
+        /// `resume-window-minutes`: how long after the removal its return still resumes, more than 0, at most 1440.
+        public var resumeWindowMinutes = 5.0
         /// `pause-on-session-inactive`: pause when the login session becomes inactive (user switch, lock).
         public var pauseOnSessionInactive = true
         /// `pause-when-other-player-starts`: pause when another MPRIS player starts playing.
         public var pauseWhenOtherPlayerStarts = false
 
         public init() {}
+    }
+
+    /// `[power]`: how playing music affects the machine's power saving.
+    public struct Power: Equatable, Sendable {
+        /// `keep-awake-while-playing`: hold off automatic (idle) suspend while playing; never the screen's
+        /// blanking or locking, never a suspend the user asks for.
+        public var keepAwakeWhilePlaying = true
     }
 
     /// `[network]`: streams and remote files.
@@ -103,6 +119,13 @@ public struct Configuration: Equatable, Sendable {
         /// The placeholder for the user's XDG music folder.
         public static let musicFolder = "$XDG_MUSIC_DIR"
         public static let maximumFolderCount = 64
+    }
+
+    /// `[playlists]`: the saved playlists (`quaver save`, MPRIS Playlists).
+    public struct Playlists: Equatable, Sendable {
+        /// `music-folder`: tracks under it are saved relative to the playlist, so the playlists keep working when
+        /// the home folder moves to another machine; empty means `~/Music`.
+        public var musicFolder = ""
     }
 
     /// `[log]`

@@ -19,6 +19,7 @@ struct Setting {
         flag("playback", "gapless", \.playback.gapless),
         choice("playback", "replaygain", \.playback.replayGain),
         number("playback", "replaygain-preamp-db", \.playback.replayGainPreAmpDB, -15...15),
+        number("playback", "sleep-fade-seconds", \.playback.sleepFadeSeconds, 0...600),
         flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
         flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),
         flag("interruptions", "pause-on-call", \.interruptions.pauseOnCall),
@@ -26,8 +27,11 @@ struct Setting {
         flag("interruptions", "pause-on-suspend", \.interruptions.pauseOnSuspend),
         flag("interruptions", "resume-after-wake", \.interruptions.resumeAfterWake),
         flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),
+        flag("interruptions", "resume-when-output-returns", \.interruptions.resumeWhenOutputReturns),
+        seconds("interruptions", "resume-window-minutes", \.interruptions.resumeWindowMinutes, upTo: 1440),
         flag("interruptions", "pause-on-session-inactive", \.interruptions.pauseOnSessionInactive),
         flag("interruptions", "pause-when-other-player-starts", \.interruptions.pauseWhenOtherPlayerStarts),
+        flag("power", "keep-awake-while-playing", \.power.keepAwakeWhilePlaying),
         integer("network", "cache-size-mb", \.network.cacheSizeMB, 0...1_048_576),
         integer("network", "retries", \.network.retries, 0...100),
         seconds("network", "connect-timeout-seconds", \.network.connectTimeoutSeconds, upTo: 3600),
@@ -38,6 +42,7 @@ struct Setting {
         integer("snapcast", "port", \.snapcast.port, 1...65_535),
         sampleFormat("snapcast", "sample-format", \.snapcast.sampleFormat),
         folders("library", "folders", \.library.folders),
+        folder("playlists", "music-folder", \.playlists.musicFolder),
         choice("log", "level", \.log.level),
     ]
 
@@ -89,6 +94,15 @@ struct Setting {
             guard let text = value.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return "a non-empty string"
             }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// Empty, or an absolute path.
+    private static func folder(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string, text.isEmpty || text.hasPrefix("/") else { return "\"\" or an absolute path" }
             configuration[keyPath: field] = text
             return nil
         }

@@ -13,6 +13,7 @@ public enum ControlAPI {
     public static let rootInterface = "org.mpris.MediaPlayer2"
     public static let playerInterface = "org.mpris.MediaPlayer2.Player"
     public static let trackListInterface = "org.mpris.MediaPlayer2.TrackList"
+    public static let playlistsInterface = "org.mpris.MediaPlayer2.Playlists"
     /// Our own interface, on the same object: what the CLI needs and MPRIS lacks. The `1` is its version,
     /// so an incompatible change gets a new name.
     public static let quaverInterface = "org.quaver.Quaver1"

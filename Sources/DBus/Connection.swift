@@ -14,6 +14,7 @@ import EventLoop
 ///
 /// libdbus aborts the process on misuse, so every name, path, signature and string is validated before it
 /// reaches libdbus, and incoming messages are read by the type they carry, never by the type we expect.
+/// Upstream: by design (libdbus's checks are fatal unless DBUS_FATAL_WARNINGS=0, dbus-internals.c): it stays.
 public final class Connection {
     let raw: OpaquePointer
     private var attachment: LoopAttachment?
@@ -30,6 +31,7 @@ public final class Connection {
 
     /// Called once when the bus connection is lost (libdbus's `Disconnected` signal). libdbus does not
     /// exit the process for us: `dbus_connection_set_exit_on_disconnect` is off.
+    /// Upstream: by design (`dbus_bus_get_private` documents that it turns the exit on): it stays.
     public var onDisconnect: (() -> Void)?
 
     /// The user's session bus (`DBUS_SESSION_BUS_ADDRESS`).

@@ -4,6 +4,7 @@ import Glibc
 
 /// Drives one libdbus connection from `EventLoop.main`, never from a thread blocked in
 /// `dbus_connection_read_write_dispatch` (docs/platform.md, "D-Bus (libdbus)": signals from other threads are then never delivered).
+/// Upstream: by design (libdbus documents that call as uninterruptible while blocked, even by other threads): it stays.
 ///
 ///     socket readable/writable ─ EventLoop.watch ─▶ dbus_watch_handle ──┐
 ///     libdbus timeout ───────── EventLoop.schedule ▶ dbus_timeout_handle ┼▶ post(dispatch)
@@ -60,6 +61,7 @@ final class LoopAttachment {
 
     /// At most `batch` messages per turn so a flood cannot starve the loop's other sources.
     /// Never nested: `dbus_connection_dispatch` called from inside a handler would deadlock.
+    /// Upstream: by design (`_dbus_connection_acquire_dispatch` waits for the dispatch already running): it stays.
     private func dispatch(batch: Int = 64) {
         dispatchPosted = false
         guard !dispatching else { return scheduleDispatch() }

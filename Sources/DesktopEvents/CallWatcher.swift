@@ -3,6 +3,8 @@ import PulseAudio
 
 /// Pauses while a call plays and resumes after it, on any sound server: PipeWire never sends the cork
 /// request PulseAudio's module-role-cork sends, so the calls are watched here through the streams.
+/// Upstream: no issue found; pipewire-pulse has no module-role-cork and sends no stream event as of PipeWire 1.6.8
+/// (main, 2026-08): not implemented upstream, so this stays.
 ///
 /// On PulseAudio with role-cork both this and the cork ask for the same pause: the Player takes the
 /// first and ignores the second (it is no longer playing), and resumes once, only what an interruption

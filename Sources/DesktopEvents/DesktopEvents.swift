@@ -9,6 +9,8 @@ import PulseAudio
 public final class DesktopEvents {
     public let playback: AutomaticPlayback
     public let policies: DesktopPolicies
+    /// The sink chosen for the music (`SetOutput`), and the list of sinks.
+    public let outputSelector: OutputSelector
     private let interruptions: SoundServerInterruptions
     private var logind: LogindWatcher?
     private var otherPlayers: OtherPlayerWatcher?
@@ -16,6 +18,8 @@ public final class DesktopEvents {
     private let outputs: OutputDeviceMonitor
     private var route = OutputRoutePolicy()
     private var calls: CallWatcher?
+    private var keepAwake: KeepAwake?
+    private let outputReturn: OutputReturn
     /// Whether the sound server was reachable at the last change: each outage is logged once.
     private var soundServerUp: Bool?
 
@@ -25,12 +29,16 @@ public final class DesktopEvents {
         self.policies = policies
         interruptions = SoundServerInterruptions(playback: playback, policies: policies)
         outputs = OutputDeviceMonitor(processID: String(getpid()))
+        outputSelector = OutputSelector(log: log)
+        outputReturn = OutputReturn(playback: playback, selector: outputSelector, windowMinutes: policies.resumeWindowMinutes)
     }
 
     /// Starts following logind on `systemBus` (nil: none reachable), other players on `sessionBus`
     /// (the connection that owns our MPRIS name, so our own signals are recognised) and the sound
-    /// server's outputs and calls. `saveState` runs before sleep, after the pause.
-    public func start(systemBus: Connection?, sessionBus: Connection?, saveState: @escaping () -> Void) throws {
+    /// server's outputs and calls. `saveState` runs before sleep, after the pause. With `keepAwakeWhilePlaying`,
+    /// the machine is kept from idle suspend while playing (`KeepAwake`).
+    public func start(systemBus: Connection?, sessionBus: Connection?, keepAwakeWhilePlaying: Bool = false,
+                      saveState: @escaping () -> Void) throws {
         if let systemBus, policies.pauseOnSuspend || policies.pauseOnSessionInactive {
             let watcher = LogindWatcher(systemBus: systemBus, playback: playback, policies: policies, saveState: saveState)
             try watcher.start()
@@ -43,29 +51,38 @@ public final class DesktopEvents {
             try watcher.start()
             otherPlayers = watcher
         }
+        if keepAwakeWhilePlaying {
+            let keepAwake = KeepAwake(player: playback.player, sessionBus: sessionBus, systemBus: systemBus, log: playback.log)
+            try keepAwake.start()
+            self.keepAwake = keepAwake
+        }
         startSoundServer()
     }
 
     private func startSoundServer() {
-        var interests: SoundServerConnection.Interests = []
-        if policies.pauseOnOutputRemoved { interests.formUnion([.sinks, .playbackStreams, .defaultSink]) }
+        // The outputs are always followed: `Outputs` lists them and `SetOutput` moves our stream.
+        var interests: SoundServerConnection.Interests = [.sinks, .playbackStreams, .defaultSink]
         if policies.pauseOnCall {
             interests.formUnion([.playbackStreams, .recordingStreams])
             calls = CallWatcher(playback: playback, policies: policies, processID: outputs.processID)
         }
-        guard !interests.isEmpty else { return }
         let connection = SoundServerConnection(name: "Quaver desktop events", interests: interests) { [weak self] change in
             self?.soundServerChanged(change)
         }
         connection.start()
         soundServer = connection
+        outputSelector.connection = connection
     }
 
     public func stop() {
         logind?.stop()
         otherPlayers?.stop()
         soundServer?.stop()
+        outputSelector.connection = nil
         calls?.stop()
+        outputReturn.stop()
+        keepAwake?.stop()
+        keepAwake = nil
         logind = nil
         otherPlayers = nil
         soundServer = nil
@@ -74,6 +91,9 @@ public final class DesktopEvents {
 
     /// Whether a logind delay lock is held now (for logs and tests).
     public var holdsSleepLock: Bool { logind?.holdsLock ?? false }
+
+    /// The services keeping the machine from idle suspend now (for logs and tests).
+    public var idleInhibitorsHeld: [String] { keepAwake?.heldWith ?? [] }
 
     private func soundServerChanged(_ change: SoundServerChange) {
         playback.log.trace("sound server: \(change)")
@@ -92,9 +112,15 @@ public final class DesktopEvents {
         default: break
         }
         calls?.handle(change)
-        if policies.pauseOnOutputRemoved, let event = outputs.event(for: change),
-           case .pause(let reason) = route.handle(event) {
-            playback.pause(reason)
+        let event = outputs.event(for: change)
+        outputSelector.handle(change, ours: event)
+        if policies.pauseOnOutputRemoved, let event, case .pause(let reason) = route.handle(event) {
+            if case .outputRemoved(let sink) = reason, policies.resumeWhenOutputReturns {
+                outputReturn.removed(reason, sink: sink)
+            } else {
+                playback.pause(reason)
+            }
         }
+        if policies.resumeWhenOutputReturns { outputReturn.handle(change) }
     }
 }

@@ -6,6 +6,8 @@
 //   sound server (streams)   ─▶ CallWatcher ──────────────┤        (logs every pause/resume with its reason)
 //   other MPRIS players      ─▶ OtherPlayerWatcher ───────┘
 //
+// Apart from these, `KeepAwake` follows PlaybackStatus to hold idle-suspend inhibitors while playing.
+//
 // Both sound-server parts share one SoundServerConnection (libpulse, through the PulseAudio module).
 // Every decision is a pure function or value type (`OutputRoutePolicy`, `CallStreams`, `SleepDecision`,
 // `OtherPlayerPolicy`), tested with recorded events; the watchers only translate the outside world.
@@ -21,6 +23,8 @@ public enum AutomaticReason: Equatable, Sendable, CustomStringConvertible {
     case callStarted, callEnded
     case sleeping, woke
     case outputRemoved(sink: String)
+    case outputReturned(sink: String)
+    case outputStayedAway(sink: String)
     case portChanged(sink: String, from: String, to: String)
     case sessionInactive
     case otherPlayerStarted(busName: String)
@@ -34,6 +38,8 @@ public enum AutomaticReason: Equatable, Sendable, CustomStringConvertible {
         case .sleeping: return "the system is about to sleep"
         case .woke: return "the system woke up"
         case .outputRemoved(let sink): return "the output device \(sink) was removed"
+        case .outputReturned(let sink): return "the output device \(sink) came back"
+        case .outputStayedAway(let sink): return "the output device \(sink) did not come back in time"
         case .portChanged(let sink, let from, let to): return "output \(sink) switched from \(from) to \(to)"
         case .sessionInactive: return "the login session became inactive"
         case .otherPlayerStarted(let name): return "another player started playing (\(name))"

@@ -6,6 +6,8 @@ import PulseAudio
 ///
 /// The sound server's own API rather than GStreamer's device monitor: only it reports port changes on
 /// one sink (headphones unplugged → speakers). PipeWire serves the same API through pipewire-pulse.
+/// Upstream: no issue found; GStreamer's pulse device provider ignores a sink's change events (its ports)
+/// as of GStreamer 1.29.2 (main, 2026-08).
 struct OutputDeviceMonitor {
     let processID: String
 

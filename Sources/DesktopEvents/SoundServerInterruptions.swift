@@ -6,6 +6,7 @@ import PlayerCore
 /// PulseAudio's module-role-cork makes pulsesink ask for PAUSED while a phone-role stream plays and
 /// for PLAYING ~1 s after it ends, even if the user had paused meanwhile: the Player resumes only what
 /// the interruption paused. PipeWire sends neither; `CallWatcher` covers calls there.
+/// Upstream: by design on PulseAudio (pulsesink passes each request on); PipeWire: see `CallWatcher`.
 final class SoundServerInterruptions {
     private let playback: AutomaticPlayback
     private let policies: DesktopPolicies

@@ -94,6 +94,8 @@ private final class Worker: @unchecked Sendable {
     /// The discoverer is stopped only when idle: GStreamer 1.22's `gst_discoverer_stop` sets a pipeline
     /// mid-read to READY while holding the lock that the pad-removed handler this triggers takes, and hangs
     /// for good; a discoverer mid-read is left to the process exit (its handler disconnected).
+    /// Upstream: no issue found; `gst_discoverer_stop` still sets READY under the DISCO_LOCK that
+    /// `uridecodebin_pad_removed_cb` takes in GStreamer 1.29.2 (main, 2026-08): not fixed upstream.
     func shutDown() {
         if let discoverer {
             g_signal_handler_disconnect(discoverer, handler)
@@ -139,6 +141,7 @@ private final class Worker: @unchecked Sendable {
 
 /// `gst_discoverer_new`; `timeout` bounds the reading of one file. Its `timeout` property takes 1 s to
 /// 1 hour: outside that GLib warns and the discoverer keeps its 15 s default, so the value is clamped here.
+/// Upstream: by design (the property's range in gstdiscoverer.c, GLib's check of it), still so in GStreamer 1.29.2.
 func makeGstDiscoverer(timeout: Duration) throws(GStreamerError) -> UnsafeMutablePointer<GstDiscoverer> {
     let accepted = min(max(timeout, .seconds(1)), .seconds(3600))
     var error: UnsafeMutablePointer<GError>?

@@ -9,6 +9,8 @@ import CGLib
 /// count of queued bytes; started again (each new load takes playbin through NULL), the first buffer
 /// at a rate ≠ 1 moves that many bytes out of the freed queue — a segmentation fault in `memcpy` on a
 /// streaming thread, reproduced by loading files while changing the rate. A new element has no past.
+/// Upstream: no issue found (GNOME bug 775898, fixed in 1.10.3, only reallocates the queue); `gst_scaletempo_stop`
+/// still keeps `bytes_queued` in GStreamer 1.29.2 (main, 2026-08): not fixed upstream.
 public final class FilterSlot {
     /// The bin to hand to the pipeline (playbin's `audio-filter`).
     public let bin: Element

@@ -8,6 +8,7 @@ import CGStreamer
 /// whose parser must count frames first) the discoverer plays it on and asks again, which took 50 ms here
 /// for every such file (FLAC and Vorbis: 1–3 ms). Tags travel ahead of the first buffer, so they are all in
 /// at preroll; a length not known then is left out, and the pipeline that plays the file reports it.
+/// Upstream: by design (gstdiscoverer.c: "No duration yet, try a bit harder"), still in GStreamer 1.29.2.
 public enum PrerollProbe {
     /// What `uri` holds once prerolled, or nil when it cannot be (an error, or more than `timeout`).
     /// Blocks the calling thread; setting the pipeline down may block longer on a file that never gives
@@ -21,6 +22,7 @@ public enum PrerollProbe {
         playbin.set("audio-sink", audioSink)
         // A file with pictures only (a cover saved as .flac) must not make playbin look for a video sink: the
         // DirectFB one it found crashed on its own thread (measured).
+        // Upstream: no issue found; not retested after 1.22 (see Pipeline.swift).
         playbin.set("video-sink", videoSink)
         let bus = playbin.bus
         defer { playbin.setState(.null) }

@@ -163,6 +163,7 @@ public final class GStreamerEngine: AudioEngine {
     /// While loading, a playbin already asked for PLAYING (`startPlaybin`) is asked for PAUSED too: the
     /// core pauses on the first BUFFERING below 100 %, and a pipeline left going to PLAYING drains
     /// queue2 into decodebin as fast as it fills, so 100 % never came (measured on 12 KB/s).
+    /// Upstream: no issue found; not retested after GStreamer 1.22.
     public func pause() {
         wantsPlaying = false
         preroll?.playing = false
@@ -223,6 +224,8 @@ public final class GStreamerEngine: AudioEngine {
     /// segment and clock, and asks upstream through its pad only before its first buffer, a query passed on
     /// at once, not behind data: none of that waits for the switch (docs/platform.md). An output that cannot answer (before its first segment)
     /// leaves it to playbin.
+    /// Upstream: by design (`gst_play_bin_query` takes the lock on purpose: no queries during a group switch);
+    /// unchanged as of GStreamer 1.29.2 (main, 2026-08), so this stays while playbin2 plays.
     func livePosition() -> Duration? {
         if !pipeline.isStuck, let answer = pipeline.output.queryPosition() { return answer }
         return query { $0.queryPosition() }
@@ -233,6 +236,7 @@ public final class GStreamerEngine: AudioEngine {
     /// Back to NULL (synchronous going down) and drop the old stream's queued messages, so nothing
     /// of it is mistaken for the next item's. READY is not enough: after a type-finding error playbin
     /// in READY fails the next URI too ("Could not determine type of stream", measured).
+    /// Upstream: no issue found; not retested after GStreamer 1.22.
     func teardown() {
         stopPipeline()
         closeRemoteFile()

@@ -15,6 +15,8 @@ import Foundation
 /// end, and while it runs about-to-finish hands playbin nothing (playbin then finds no next item and
 /// returns at once, touching no state). The switch never waits for the loop, so the wait is short (a
 /// decoder's start); it is bounded all the same.
+/// Upstream: no issue found. Not fixed as of GStreamer 1.29.2 (main, 2026-08): playbin2's `drained_cb` →
+/// `setup_next_source` and its `g_assert (combiner != NULL)` in `pad_removed_cb` are unchanged since 1.22.
 final class GroupSwitch: @unchecked Sendable {
     private let condition = NSCondition()
     private var underWay = false

@@ -9,6 +9,7 @@ import PlayerCore
 /// deadlock, docs/platform.md, "GStreamer behaviour"). So the loop leaves the next item here ahead of time, the streaming thread
 /// takes it, and the loop later learns on STREAM_START which item's stream has started: the oldest
 /// one handed to playbin. Items, not URIs, are queued: the same URI may follow itself (loop-track).
+/// Upstream: by design, not a bug (playbin documents about-to-finish as emitted on a streaming thread): it stays.
 ///
 /// A remote next item comes with its cached `RemoteFile`, downloading ahead; it goes to playbin as
 /// `appsrc://` only if its download has answered by then, otherwise playbin's own source plays the URI.

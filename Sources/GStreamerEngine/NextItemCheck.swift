@@ -17,6 +17,8 @@ import Synchronization
 /// Only the newest prepared file is checked: one prepared and replaced meanwhile is skipped. A short track
 /// may reach about-to-finish before its successor's check has ended: the streaming thread then waits for it
 /// (`GroupSwitch.wait`), never for the loop, and not at all while the loop has a seek pending.
+/// Upstream: no issue found; playbin2's switch is unchanged as of GStreamer 1.29.2 (main, 2026-08), so this stays
+/// (docs/platform.md, "Workarounds").
 final class NextItemCheck: Sendable {
     private let queue = DispatchQueue(label: "quaver.next-item-check")
     private let newest = Mutex<EngineItem?>(nil)

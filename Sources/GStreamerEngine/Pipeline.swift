@@ -15,6 +15,8 @@ import Synchronization
 /// it is kept alive by the call still running on its thread. Should that call ever return, the same thread
 /// takes the pipeline to NULL and lets it go; one that never returns costs that thread and the pipeline's
 /// memory, never the loop.
+/// Upstream: no issue found for these deadlocks, and playbin2's switch is unchanged as of GStreamer 1.29.2 (main,
+/// 2026-08): not fixed upstream (docs/platform.md, "Workarounds", for what later playsink changes may touch).
 final class Pipeline {
     let playbin: Element
     let output: Element
@@ -43,6 +45,7 @@ final class Pipeline {
         playbin.set("audio-sink", output)
         // Without the video flag playbin still builds autovideosink for a file that has only video
         // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
+        // Upstream: no issue found; not retested after 1.22 (dfbvideosink still ships in GStreamer 1.29.2).
         playbin.set("video-sink", try Element.make("fakesink"))
         // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
         // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.

@@ -14,6 +14,7 @@ import PlayerCore
 /// the core's, and the prepared next item stays prepared; items already handed to the old playbin are dropped
 /// (the core loads them in their turn). A pipeline given up twice in a row before anything prerolled in the
 /// new one fails the item instead, so a file that deadlocks every playbin cannot keep the loop replacing them.
+/// Upstream: no issue found; not fixed as of GStreamer 1.29.2 (main, 2026-08) (docs/platform.md, "Workarounds").
 extension GStreamerEngine {
     /// How long the loop waits for one call on playbin. A playbin that works answers within milliseconds
     /// (NULL included); with GroupSwitch's wait before NULL (`switchTimeout`), a call that goes to NULL still

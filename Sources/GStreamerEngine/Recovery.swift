@@ -7,6 +7,7 @@ import PlayerCore
 /// PLAYING brings it back (docs/platform.md, "GStreamer behaviour"), so the engine retries every second:
 /// `.outputLost(began: true)` now, `.outputLost(began: false)` once the output plays again. The log
 /// says so once per outage: a Snapcast server that went away has no other watcher to tell the user.
+/// Upstream: no issue found; pulsesink has no reconnection as of GStreamer 1.29.2 (main, 2026-08): not fixed upstream.
 extension GStreamerEngine {
     static let recoveryInterval = 1.0
     /// The engine's lines in quaverd's log (the daemon's handler names the module).

@@ -10,6 +10,7 @@ public enum SoundOutput {
     /// pulsesink connects to the sound server when it goes to READY and fails there when none is reachable
     /// (docs/platform.md, "GStreamer behaviour": it fails loudly, unlike autoaudiosink); so does tcpclientsink
     /// when nothing listens. `serverHint` tells the user what to start.
+    /// Upstream: by design (autoaudiosink's fake-element fallback, gstautodetect.c), still in GStreamer 1.29.2.
     public static func choose(_ requested: String, log: Logger,
                               serverHint: String = "Start PulseAudio or PipeWire") -> String {
         GStreamer.initialize()

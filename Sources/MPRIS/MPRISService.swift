@@ -58,6 +58,11 @@ public final class MPRISService: PlayerObserver {
     private var editsInSlices = 0
     private var trackListChangedMeanwhile = false
 
+    /// The listening history, published in Metadata and rated through org.quaver.Quaver1; nil: none is kept.
+    public weak var listeningHistory: ListeningStatisticsSource? {
+        didSet { metadataMap.statistics = listeningHistory }
+    }
+
     /// The three MPRIS interfaces, to export at `objectPath` together with any interfaces of our own.
     public private(set) var interfaces: [InterfaceDescription] = []
 

@@ -37,9 +37,16 @@ final class MetadataMap {
     /// current track's Metadata; building it anew (title from the file name, artwork lookup, sorting)
     /// was a sixth of a GetAll's instructions. One entry, so a GetQueue of 20 000 tracks does not keep 20 000 maps.
     private var lastBuilt: (track: Track, value: DBusValue)?
+    /// The listening history's play count, last use and rating, when the daemon keeps one.
+    weak var statistics: ListeningStatisticsSource?
 
     init(artwork: ArtworkCache) {
         self.artwork = artwork
+    }
+
+    /// The history of a track changed: the map built last may be out of date.
+    func forgetBuilt() {
+        lastBuilt = nil
     }
 
     /// `metadata(of:)` as the `a{sv}` value sent on the bus.
@@ -68,6 +75,7 @@ final class MetadataMap {
                             ("xesam:genre", tags.genres), ("xesam:composer", tags.composers)] where !list.isEmpty {
             entries[key] = .stringArray(PublicText.list(list))
         }
+        if let known = statistics?.statistics(of: track.uri) { entries.merge(known.metadataEntries) { $1 } }
         return entries
     }
 

@@ -17,21 +17,35 @@ public final class QuaverInterface: PlayerObserver {
 
     private let mpris: MPRISService
     private let version: String
+    private let playlists: SavedPlaylists?
+    /// Members other adapters add (the sleep timer, the outputs), signalled with ours.
+    private let parts: [InterfacePart]
     private var player: Player { mpris.player }
     /// AddTracks and ReplaceQueue calls not answered yet, in the order they came; the first is under way.
     private var editsInOrder: [() -> Void] = []
 
-    /// Observes the player (held weakly by it: keep this object alive as long as the service).
-    public init(mpris: MPRISService, version: String) {
+    /// Observes the player (held weakly by it: keep this object alive as long as the service). With `playlists`,
+    /// its methods (SavePlaylist, LoadPlaylist…) are part of this interface; `parts` are members other adapters
+    /// add (the sleep timer, the outputs), signalled with ours.
+    public init(mpris: MPRISService, version: String, playlists: SavedPlaylists? = nil, parts: [InterfacePart] = []) {
         self.mpris = mpris
         self.version = version
+        self.playlists = playlists
+        self.parts = parts
+        for part in parts { part.valuesChanged = { [weak mpris] in mpris?.batcher.markChanged(Self.name) } }
         mpris.batcher.watch(Self.name) { [weak self] in self?.signalledValues ?? [:] }
         mpris.player.addObserver(self)
     }
 
     /// Export it with the MPRIS ones: `mpris.exportedObject(adding: [quaver.description])`.
     public var description: InterfaceDescription {
-        InterfaceDescription(name: Self.name, methods: methods, properties: properties)
+        let playlistMethods = playlists?.quaverMethods { [weak self] place in
+            guard let self else { throw DBusError.failed("the player is shutting down") }
+            return try self.position(place)
+        }
+        return InterfaceDescription(name: Self.name,
+                                    methods: methods + mpris.historyMethods + (playlistMethods ?? []) + parts.flatMap(\.methods),
+                                    properties: properties + parts.flatMap(\.properties))
     }
 
     public func playerDidChange(_ change: PlayerChange) {
@@ -60,6 +74,10 @@ public final class QuaverInterface: PlayerObserver {
 
     /// Every property that can change, read from the player; Version never changes.
     private var signalledValues: [String: DBusValue] {
+        parts.reduce(ownSignalledValues) { values, part in values.merging(part.signalledValues) { $1 } }
+    }
+
+    private var ownSignalledValues: [String: DBusValue] {
         ["State": .string(player.state.rawValue),
          "BufferingPercent": .int32(Int32(clamping: player.bufferingPercent)),
          "LastError": .string(lastErrorText),

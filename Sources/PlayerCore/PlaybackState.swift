@@ -3,6 +3,7 @@
 /// It changes only on a user command (or an interruption, the end of the queue, a failure that stops
 /// everything), never on the pipeline's own state changes, so it does not flap during seeks or track
 /// changes (GStreamer passes through PAUSED and NULL there: docs/platform.md, "GStreamer behaviour").
+/// Upstream: by design, not a bug (a flushing seek pauses the sinks; a new URI needs NULL or READY): it stays.
 public enum PlaybackStatus: String, Equatable, Sendable {
     case playing, paused, stopped
 }

@@ -132,7 +132,7 @@ extension Player {
         changing {
             guard clamped != self.volume else { return }
             self.volume = clamped
-            engine.setVolume(clamped)
+            engine.setVolume(clamped * fadeLevel)
         }
     }
 
@@ -149,6 +149,7 @@ extension Player {
     }
 
     /// Starts the engine unless it waits for its buffer (it resumes at 100 %: docs/platform.md, "Network").
+    /// Upstream: by design (`gst_message_new_buffering`: below 100 % the application pauses): it stays.
     func resumeEngine() {
         if bufferingPercent >= 100 { engine.play() }
     }

@@ -100,6 +100,7 @@ extension Player: AudioEngineDelegate {
     }
 
     /// Playbin keeps playing at 0 %: pausing while the buffer refills is ours to do (docs/platform.md, "Network").
+    /// Upstream: by design (`gst_message_new_buffering`: below 100 % the application pauses): it stays.
     private func bufferingChanged(to percent: Int) {
         guard loaded != nil else { return }
         let percent = min(max(percent, 0), 100)

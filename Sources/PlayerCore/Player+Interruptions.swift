@@ -1,6 +1,8 @@
 // Pauses the desktop asks for: the sound server corking music for a phone call, the machine going to
 // sleep. Only what an interruption paused is resumed, and only if the user did nothing since
 // (docs/platform.md, "Sound server": pulsesink asks to play again even when the user had paused).
+// Upstream: by design (pulsesink's `gst_pulsering_stream_event_cb` turns every uncork request into REQUEST_STATE
+// PLAYING, still in GStreamer 1.29.2 (main, 2026-08)): it stays.
 extension Player {
     /// The engine passed on a request of the sound server (PulseAudio's role-cork: pause for a call,
     /// play again after it): the policy set in `soundServerRequestPolicy` decides, else the core obeys.

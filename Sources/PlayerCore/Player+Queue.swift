@@ -105,6 +105,12 @@ extension Player {
     /// loaded as the status says: playing goes on with the new queue, paused stays paused.
     @discardableResult
     public func replace(with entries: [QueueEntry], startingAt index: Int? = nil) -> [TrackID] {
+        replace(with: PreparedEntries(entries), startingAt: index)
+    }
+
+    /// The same for entries converted ahead of time (a saved playlist of 20 000, read on another thread).
+    @discardableResult
+    public func replace(with entries: PreparedEntries, startingAt index: Int? = nil) -> [TrackID] {
         var added: [TrackID] = []
         changing {
             added = replaceQueue(with: entries, current: index)

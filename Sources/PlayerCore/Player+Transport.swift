@@ -45,6 +45,7 @@ extension Player {
         pausedByInterruption = false  // every seek is the user's: the interruption's end must not resume
         seekTarget = position
         // Accurate seeks hang on slow network streams (docs/platform.md, "Network"); key units suffice there.
+        // Upstream: no issue found; not retested after GStreamer 1.22.
         engine.seek(to: position, exact: track.uri.hasPrefix("file:"))
     }
 

@@ -30,6 +30,11 @@ public final class Player {
     public internal(set) var currentTrackID: TrackID?
     public internal(set) var status: PlaybackStatus = .stopped
     public internal(set) var volume: Double = 1
+    /// A factor 0…1 on the volume the engine plays at, never shown as `volume` nor saved: the sleep timer's
+    /// fade-out, so clients and the state file keep the user's own volume.
+    public var fadeLevel: Double = 1 {
+        didSet { if fadeLevel != oldValue { engine.setVolume(volume * fadeLevel) } }
+    }
     public internal(set) var rate: Double = 1
     public internal(set) var loopMode: LoopMode = .none
     /// Whether the engine gets the next track ahead (`prepareNext`) to join it without a gap; when false,
@@ -83,6 +88,7 @@ public final class Player {
     /// a burst of seeks into one report: any report ends the wait.
     var seekTarget: Duration?
     /// The last position the engine reported (it can fail once right after a seek: docs/platform.md, "GStreamer behaviour").
+    /// Upstream: no issue found; not retested after GStreamer 1.22.
     var lastPosition: Duration = .zero
 
     private var batchStart: Snapshot?
@@ -116,6 +122,8 @@ public final class Player {
     public func uri(of id: TrackID) -> String? { queue.uri(id) }
     public var currentTrack: Track? { currentTrackID.flatMap(queue.track) }
     public var isShuffled: Bool { order.isShuffled }
+    /// The track the engine was told comes next (gapless); `nil` when none or not known yet.
+    public var preparedNextTrackID: TrackID? { enginePrepared.flatMap { $0 }?.id }
 
     public var state: PlaybackState {
         switch status {

@@ -18,6 +18,7 @@ final class PulseMainLoop {
 /// One `pa_context`. Released with `pa_context_disconnect` + `pa_context_unref` in deinit, which must
 /// never run inside one of its own callbacks: freeing a context or its loop there aborts in glib-mainloop.c
 /// or recurses until the stack overflows. `SoundServerConnection` drops it from a posted task instead.
+/// Upstream: no issue found; glib-mainloop.c is unchanged since 2020, so not fixed as of PulseAudio 17.0.
 final class PulseContext {
     let pointer: OpaquePointer
     private let loop: PulseMainLoop

@@ -4,13 +4,20 @@
 public struct Sink: Equatable, Sendable {
     public var index: UInt32
     public var name: String
+    /// What the server shows users (`pa_sink_info.description`), e.g. "Built-in Audio Analog Stereo".
+    public var description: String
     public var activePort: Port?
 
-    public init(index: UInt32, name: String, activePort: Port?) {
+    public init(index: UInt32, name: String, description: String = "", activePort: Port?) {
         self.index = index
         self.name = name
+        self.description = description
         self.activePort = activePort
     }
+
+    /// False only when the active port says nothing is plugged in (`PA_PORT_AVAILABLE_NO`); sinks
+    /// without ports (Bluetooth, USB, null sinks) are available while they exist.
+    public var isAvailable: Bool { activePort?.availability != .no }
 }
 
 /// A sink's port (headphone jack, speakers), from `pa_sink_port_info`.
@@ -18,10 +25,15 @@ public struct Port: Equatable, Sendable {
     public var name: String
     /// libpulse's `pa_device_port_type_t` value (pulse/def.h); 0 is unknown.
     public var type: UInt32
+    public var availability: Availability
 
-    public init(name: String, type: UInt32) {
+    /// `pa_port_available_t` (pulse/def.h): whether the jack is plugged in, where the port can tell.
+    public enum Availability: UInt32, Sendable { case unknown = 0, no = 1, yes = 2 }
+
+    public init(name: String, type: UInt32, availability: Availability = .unknown) {
         self.name = name
         self.type = type
+        self.availability = availability
     }
 }
 

@@ -32,6 +32,8 @@ public final class SoundServerConnection {
     private var started = false
     /// Whether the last report was `.connected` (nil before the first): each change is reported once.
     private var reportedUp: Bool?
+    /// Answers awaited for `moveStream`, oldest first: libpulse answers one context's operations in order.
+    private var pendingMoves: [(Bool) -> Void] = []
 
     /// `name` is the client name the server shows (`application.name`).
     public init(name: String, interests: Interests, onChange: @escaping (SoundServerChange) -> Void) {
@@ -50,6 +52,7 @@ public final class SoundServerConnection {
     }
 
     public func stop() {
+        failPendingMoves()
         started = false
         retry = nil
         context = nil  // not inside a libpulse callback: stop() runs from the loop, never from libpulse
@@ -105,11 +108,37 @@ public final class SoundServerConnection {
         context.detach()
         self.context = nil
         EventLoop.main.post { withExtendedLifetime(context) {} }
+        failPendingMoves()
         report(up: false)
         guard started else { return }
         let delay = retryDelay
         retryDelay = min(retryDelay * 2, SoundServerConnection.longestRetryDelay)
         retry = EventLoop.main.schedule(after: delay) { [weak self] in self?.connect() }
+    }
+
+    /// Moves the playback stream `index` to the sink named `sinkName` (`pa_context_move_sink_input_by_name`):
+    /// the server reroutes it without the player noticing. `done` runs on the loop with whether the server
+    /// did it (false when it refused, or no connection is up).
+    public func moveStream(_ index: UInt32, toSink sinkName: String, done: @escaping (Bool) -> Void) {
+        guard let context, pa_context_get_state(context.pointer) == PA_CONTEXT_READY,
+              let operation = pa_context_move_sink_input_by_name(context.pointer, index, sinkName, { _, success, data in
+                  SoundServerConnection.from(data).moveAnswered(success != 0)
+              }, me) else { return EventLoop.main.post { done(false) } }
+        pendingMoves.append(done)
+        pa_operation_unref(operation)
+    }
+
+    private func moveAnswered(_ success: Bool) {
+        guard !pendingMoves.isEmpty else { return }
+        let done = pendingMoves.removeFirst()
+        EventLoop.main.post { done(success) }
+    }
+
+    /// A lost or closed context never answers what it was asked: each waiting caller hears "not done".
+    private func failPendingMoves() {
+        let waiting = pendingMoves
+        pendingMoves = []
+        for done in waiting { EventLoop.main.post { done(false) } }
     }
 
     private func report(up: Bool) {
@@ -174,8 +203,13 @@ public final class SoundServerConnection {
 private let sinkInfo: pa_sink_info_cb_t = { context, info, eol, data in
     guard eol == 0, let sink = info?.pointee else { return }
     let active: UnsafeMutablePointer<pa_sink_port_info>? = sink.active_port  // NULL for sinks without ports
-    let port = active.map { Port(name: String(cString: $0.pointee.name), type: $0.pointee.type) }
-    let change = SoundServerChange.sink(Sink(index: sink.index, name: String(cString: sink.name), activePort: port))
+    let port = active.map {
+        Port(name: String(cString: $0.pointee.name), type: $0.pointee.type,
+             availability: UInt32(exactly: $0.pointee.available).flatMap(Port.Availability.init(rawValue:)) ?? .unknown)
+    }
+    let description = sink.description.map { String(cString: $0) } ?? ""
+    let change = SoundServerChange.sink(Sink(index: sink.index, name: String(cString: sink.name), description: description,
+                                             activePort: port))
     SoundServerConnection.from(data).received(change, from: context)
 }
 

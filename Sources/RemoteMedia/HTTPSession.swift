@@ -75,28 +75,30 @@ final class HTTPSession {
     /// body byte (return false to end there), `body` each piece of the body (false ends the request).
     /// `isCancelled` is asked between polls. Returns the head, `nil` when cancelled before it came; throws
     /// `Failure` (or what a closure threw).
+    /// With `posting`, the request is a POST of those bytes instead of a GET.
     @discardableResult
-    func get(_ url: String, headers: [String] = [], isCancelled: @escaping () -> Bool = { false },
+    func get(_ url: String, headers: [String] = [], posting: [UInt8]? = nil, isCancelled: @escaping () -> Bool = { false },
              head: @escaping (HTTPResponseHead) throws -> Bool = { _ in true },
              body: @escaping (UnsafeRawBufferPointer) throws -> Bool = { _ in true }) throws -> HTTPResponseHead? {
         var digest = false
         while true {
             let transfer = Transfer(isCancelled: isCancelled, head: head, body: body,
                                     offersCredentials: !digest && URLLogin(url).user != nil)
-            try perform(url, headers: headers, digest: digest, transfer)
+            try perform(url, headers: headers, posting: posting, digest: digest, transfer)
             if transfer.delivered == nil, !transfer.stoppedOnPurpose, !transfer.wantsDigest { _ = try transfer.deliverHead() }
             guard transfer.wantsDigest else { return transfer.delivered }
             digest = true
         }
     }
 
-    private func perform(_ url: String, headers: [String], digest: Bool, _ transfer: Transfer) throws {
+    private func perform(_ url: String, headers: [String], posting: [UInt8]?, digest: Bool, _ transfer: Transfer) throws {
         var list: UnsafeMutablePointer<curl_slist>?
         for header in headers { list = quaver_curl_slist_append(list, header) }
         defer { quaver_curl_slist_free_all(list) }
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
         configure(url, headers: list, digest: digest, context: context.toOpaque())
+        if let posting { post(posting) }
         errorText[0] = 0
         quaver_curl_multi_add_handle(multi, easy)
         let result = run(transfer)
@@ -175,6 +177,13 @@ final class HTTPSession {
         quaver_curl_set_pointer(easy, CURLOPT_HEADERDATA, context)
         quaver_curl_set_write_function(easy, CURLOPT_WRITEFUNCTION, receiveBody)
         quaver_curl_set_pointer(easy, CURLOPT_WRITEDATA, context)
+    }
+
+    /// The request becomes a POST of `bytes` (CURLOPT_COPYPOSTFIELDS: libcurl copies them, as many as
+    /// CURLOPT_POSTFIELDSIZE says, which must be set first).
+    private func post(_ bytes: [UInt8]) {
+        quaver_curl_set_long(easy, CURLOPT_POSTFIELDSIZE, bytes.count)
+        _ = bytes.withUnsafeBytes { quaver_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
     }
 
     private func setString(_ option: CURLoption, _ value: String) {

@@ -19,6 +19,30 @@ extension SavedState {
                   shuffle: player.isShuffled, wasPlaying: player.status == .playing)
     }
 
+    /// The sleep timer's mode, in the state file's spelling.
+    mutating func record(_ mode: SleepMode) {
+        sleepTimer = nil
+        sleepDeadlineMicroseconds = nil
+        switch mode {
+        case .off: break
+        case .at(let deadline):
+            sleepTimer = SleepTimerSpelling.time.rawValue
+            sleepDeadlineMicroseconds = deadline.wholeMicroseconds
+        case .endOfTrack: sleepTimer = SleepTimerSpelling.endOfTrack.rawValue
+        case .endOfAlbum: sleepTimer = SleepTimerSpelling.endOfAlbum.rawValue
+        }
+    }
+
+    /// What the sleep timer is to wait for again; the track modes name the restored current track.
+    func sleepRequest() -> SleepRestore? {
+        switch sleepTimer.flatMap(SleepTimerSpelling.init(rawValue:)) {
+        case .time?: return sleepDeadlineMicroseconds.map { .deadline(.microseconds($0)) }
+        case .endOfTrack?: return .request(.endOfTrack)
+        case .endOfAlbum?: return .request(.endOfAlbum)
+        case .off?, nil: return nil
+        }
+    }
+
     /// The session to restore: paused at the saved position, or playing if it was and `resumePaused` is off.
     func session(resumePaused: Bool) -> PlayerSession {
         var entries = PreparedEntries()
@@ -28,6 +52,12 @@ extension SavedState {
                       status: wasPlaying && !resumePaused ? .playing : .paused, volume: volume, rate: rate,
                       loopMode: LoopMode(savedName: loopMode), shuffle: shuffle)
     }
+}
+
+/// A sleep timer read back from the state file.
+enum SleepRestore: Sendable {
+    case deadline(Duration)
+    case request(SleepRequest)
 }
 
 extension SavedTrack {

@@ -26,6 +26,17 @@ public final class SessionRecorder: PlayerObserver {
     /// Set while a saved queue is read in the background (`restoreInBackground`).
     private var restoring: PendingRestore?
     private var changedWhileRestoring = false
+    private var savedSleepMode = SleepMode.off
+    /// The sound server's sink chosen for the music (nil: the default), kept in the state file.
+    public var chosenOutput: String? {
+        didSet { if chosenOutput != oldValue { saver?.markChanged() } }
+    }
+    /// Told the chosen output read back from the state file, before the saved session is applied.
+    public var outputRestored: ((String?) -> Void)?
+    /// Kept in the state file with the session, restored after it.
+    public var sleepTimer: SleepTimer? {
+        didSet { sleepTimer?.observe { [weak self] _ in self?.sleepTimerChanged() } }
+    }
 
     public init(player: Player, file: StateFile, log: Logger) {
         self.player = player
@@ -75,14 +86,19 @@ public final class SessionRecorder: PlayerObserver {
     private static func read(_ file: StateFile, resumePaused: Bool) -> RestoredSession {
         let loaded = file.load()
         return RestoredSession(session: loaded.state.map { $0.session(resumePaused: resumePaused) },
-                               warning: loaded.warning, source: file.url.path)
+                               sleep: loaded.state?.sleepRequest(), output: loaded.state?.output, warning: loaded.warning, source: file.url.path)
     }
 
     private func apply(_ restored: RestoredSession) {
         if let warning = restored.warning { log.warning("\(warning)") }
+        if chosenOutput == nil, let output = restored.output {
+            chosenOutput = output
+            outputRestored?(output)
+        }
         guard let session = restored.session else { return }
         if player.queueLength == 0 {
             player.restore(session)
+            restoreSleepTimer(restored.sleep)
         } else {
             player.add(session.entries, at: .start)
         }
@@ -140,6 +156,22 @@ public final class SessionRecorder: PlayerObserver {
         saver?.markChanged()
     }
 
+    private func restoreSleepTimer(_ sleep: SleepRestore?) {
+        switch sleep {
+        case .deadline(let deadline)?: sleepTimer?.restore(.at(deadline))
+        case .request(let request)?: sleepTimer?.set(request)
+        case nil: break
+        }
+    }
+
+    /// Once a minute a timed sleep reports the time left, which the file does not hold: only a new mode
+    /// or deadline is written.
+    private func sleepTimerChanged() {
+        guard let mode = sleepTimer?.mode, mode != savedSleepMode else { return }
+        savedSleepMode = mode
+        if restoring == nil { saver?.markChanged() } else { changedWhileRestoring = true }
+    }
+
     private func tickPosition(_ playing: Bool) {
         guard playing != (positionTicker != nil) else { return }
         positionTicker?.cancel()
@@ -162,13 +194,18 @@ public final class SessionRecorder: PlayerObserver {
     private func snapshot() -> StateSnapshot {
         savedCurrent = player.currentTrack.map { ($0.id, SavedTrack($0)) }
         let queue = player.queueSnapshot
-        return StateSnapshot(SavedState(player, queue: []), queue: { each in queue.forEach { each(SavedTrack($0)) } })
+        var state = SavedState(player, queue: [])
+        state.record(sleepTimer?.mode ?? .off)
+        state.output = chosenOutput
+        return StateSnapshot(state, queue: { each in queue.forEach { each(SavedTrack($0)) } })
     }
 }
 
 /// A saved session read on a background thread, handed to the loop.
 private struct RestoredSession: Sendable {
     let session: PlayerSession?
+    let sleep: SleepRestore?
+    let output: String?
     let warning: String?
     let source: String
 }

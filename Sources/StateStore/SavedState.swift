@@ -29,6 +29,14 @@ public struct SavedState: Decodable, Equatable, Sendable {
     /// Names this write of the whole state: a later `PositionMark` with the same revision updates its
     /// position. Absent in files written before position marks existed.
     public var revision: String?
+    /// The sleep timer's mode as `SleepTimerSpelling` names it (`time`, `end-of-track`, `end-of-album`);
+    /// absent when off.
+    public var sleepTimer: String?
+    /// A timed sleep's end, in microseconds since the Unix epoch (wall-clock, so it means the same moment
+    /// after a restart).
+    public var sleepDeadlineMicroseconds: Int64?
+    /// The sound server's sink the user chose for the music (`SetOutput`); absent: follow the default.
+    public var output: String?
 
     public init(queue: [SavedTrack] = [], currentIndex: Int? = nil, positionMicroseconds: Int64 = 0,
                 volume: Double = 1, rate: Double = 1, loopMode: String = "None", shuffle: Bool = false,
@@ -46,7 +54,7 @@ public struct SavedState: Decodable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, queue, folders, sharedTags, currentIndex, positionMicroseconds, volume, rate, loopMode, shuffle,
-             wasPlaying, revision
+             wasPlaying, revision, sleepTimer, sleepDeadlineMicroseconds, output
     }
 
     public init(from decoder: Decoder) throws {
@@ -67,6 +75,9 @@ public struct SavedState: Decodable, Equatable, Sendable {
         shuffle = try c.decode(Bool.self, forKey: .shuffle)
         wasPlaying = try c.decode(Bool.self, forKey: .wasPlaying)
         revision = try c.decodeIfPresent(String.self, forKey: .revision)
+        sleepTimer = try c.decodeIfPresent(String.self, forKey: .sleepTimer)
+        sleepDeadlineMicroseconds = try c.decodeIfPresent(Int64.self, forKey: .sleepDeadlineMicroseconds)
+        output = try c.decodeIfPresent(String.self, forKey: .output)
     }
 
     /// Why a decoded state cannot be used as it is, or `nil` if it is consistent.

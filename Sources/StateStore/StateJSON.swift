@@ -58,6 +58,9 @@ enum StateJSON {
         out.key("shuffle"); out.boolean(state.shuffle)
         out.key("wasPlaying"); out.boolean(state.wasPlaying)
         if let revision = state.revision { out.key("revision"); out.string(revision) }
+        if let sleepTimer = state.sleepTimer { out.key("sleepTimer"); out.string(sleepTimer) }
+        if let deadline = state.sleepDeadlineMicroseconds { out.key("sleepDeadlineMicroseconds"); out.number(deadline) }
+        if let output = state.output { out.key("output"); out.string(output) }
         out.close("}")
         try write(out.take())
     }

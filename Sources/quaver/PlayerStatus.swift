@@ -19,6 +19,8 @@ struct PlayerStatus {
     /// MPRIS LoopStatus lower-cased: none, track, playlist.
     var loop: String
     var shuffle: Bool
+    /// org.quaver.Quaver1 SleepTimer, nil when off.
+    var sleepTimer: SleepTimerText?
     /// When `position` was read (monotonic microseconds): the base of the local extrapolation.
     var readAt: Int64
 
@@ -34,6 +36,7 @@ struct PlayerStatus {
         volume = player["Volume"]?.doubleValue ?? 1
         loop = (player["LoopStatus"]?.stringValue ?? "None").lowercased()
         shuffle = player["Shuffle"]?.boolValue ?? false
+        sleepTimer = quaver["SleepTimer"].flatMap(SleepTimerText.init)
         readAt = EventLoop.monotonicMicroseconds
     }
 
@@ -51,7 +54,7 @@ struct PlayerStatus {
     /// `playing  Title – Artist  1:23 / 3:45`
     func summary(at now: Int64) -> String {
         guard let track else { return state == "failed" && !lastError.isEmpty ? "failed  \(lastError)" : state }
-        return "\(state)  \(track.label)  \(times(at: now))"
+        return "\(state)  \(track.label)  \(times(at: now))" + (sleepTimer.map { "  (\($0))" } ?? "")
     }
 
     /// `▶ Title – Artist  [######--------------]  1:23 / 3:45`, with the network buffer for streams.

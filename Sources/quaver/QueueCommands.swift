@@ -11,14 +11,22 @@ struct Add: ParsableCommand {
     @Flag(help: "Queue after the current track instead of at the end.") var next = false
     @Flag(help: "Queue at the start.") var start = false
     @Flag(help: "Start playing the first added track.") var play = false
-    @Argument(help: "Files, folders, playlists or URLs, or a library query.") var items: [String]
+    @Option(help: "Queue a saved playlist (see `quaver playlists`) instead of items.") var playlist: String?
+    @Argument(help: "Files, folders, playlists or URLs, or a library query.") var items: [String] = []
 
     func validate() throws {
         if next && start { throw ValidationError("--next and --start cannot be combined") }
+        if items.isEmpty == (playlist == nil) { throw ValidationError("give either items or --playlist NAME") }
     }
 
     func run() throws {
         let position = next ? "next" : start ? "start" : "end"
+        if let playlist {
+            let reply = try options.connect().call(ControlAPI.quaverInterface, "AddPlaylist",
+                                                   [.string(playlist), .string(position), .boolean(play)])
+            let count = reply.first?.int64Value ?? 0
+            return Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
+        }
         if let query = LibraryQuery.text(of: items) {
             let reply = try options.connect().call(ControlAPI.libraryInterface, "AddQuery",
                                                    [.string(query), .string(position), .boolean(play)])

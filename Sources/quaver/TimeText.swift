@@ -34,4 +34,19 @@ enum TimeText {
         let seconds = minutes * 60 + last
         return Int64((seconds * 1_000_000).rounded())
     }
+
+    /// A span such as `30m`, `1h15m`, `90s` or `1h` in whole seconds; a bare number counts minutes.
+    static func parseSpan(_ text: String) -> Int64? {
+        if let minutes = Int64(text) { return minutes.multipliedReportingOverflow(by: 60).overflow ? nil : minutes * 60 }
+        var total: Int64 = 0, digits = "", units: [Character] = []
+        for character in text {
+            if character.isASCII, character.isNumber { digits.append(character); continue }
+            guard let factor = ["h": Int64(3600), "m": 60, "s": 1][character], !units.contains(character),
+                  let number = Int64(digits), number <= 1_000_000 else { return nil }
+            units.append(character)
+            total += number * factor
+            digits = ""
+        }
+        return digits.isEmpty && !units.isEmpty ? total : nil
+    }
 }

@@ -13,10 +13,12 @@ import EventLoop
 import Foundation
 import GStreamerEngine
 import Library
+import ListeningHistory
 import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
+import PlaylistStore
 import Session
 import QuaverVersion
 import StateStore
@@ -59,16 +61,27 @@ final class Daemon {
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = makeNotifier(player, connection, artwork)
             recorder = makeRecorder(player)
+            let sleepTimer = SleepTimer(player: player, clock: WallClock(),
+                                        fade: .milliseconds(Int64(settings.playback.sleepFadeSeconds * 1000)))
+            recorder?.sleepTimer = sleepTimer
+            let outputs = desktop.outputSelector
+            recorder?.outputRestored = { outputs.restore($0) }
+            outputs.choiceChanged = { [weak recorder] in recorder?.chosenOutput = $0 }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
                 supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
                 artwork: artwork,
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
-            let quaver = QuaverInterface(mpris: service, version: quaverVersion)
+            let history = makeHistory(player, service)
+            let playlists = makeSavedPlaylists(service)
+            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
+                                         parts: [SleepTimerControl(timer: sleepTimer, player: player),
+                                                 OutputsControl(selector: outputs)])
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
-            connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]))
+            connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
+                                                         + (playlists.map { [$0.interface] } ?? [])))
             restoreThenEnqueue(into: player)
             library?.start()
             let signals = [SIGTERM, SIGINT].map { signal in
@@ -77,14 +90,14 @@ final class Daemon {
             connection.onDisconnect = { [weak self] in self?.stop("lost the D-Bus connection", status: 1) }
             // libdbus reads DBUS_SYSTEM_BUS_ADDRESS, which is how tests hand us a fake logind.
             try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
-                              saveState: { [weak self] in self?.saveNow() })
+                              keepAwakeWhilePlaying: settings.power.keepAwakeWhilePlaying, saveState: { [weak self] in self?.saveNow() })
             log.info("serving \(ControlAPI.busName) on \(options.busAddress ?? "the session bus")")
             let watchdog = ServiceWatchdog(environment: ProcessInfo.processInfo.environment)
             EventLoop.main.run()
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, libraryInterface)) {}  // the player holds its observers weakly
+            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history, sleepTimer)) {}  // the player holds its observers weakly
             library?.stop()
             recorder?.finish()
             shutDown(player, connection)
@@ -191,6 +204,36 @@ final class Daemon {
             return library
         } catch {
             log.error("the music library is off: \(error)")
+            return nil
+        }
+    }
+
+    /// The listening history in `$XDG_STATE_HOME/quaver/history.db`, published in MPRIS Metadata; without the file
+    /// (no home folder, a disk error) nothing is counted and everything else works.
+    private func makeHistory(_ player: Player, _ service: MPRISService) -> HistoryRecorder? {
+        let now = { Int64(Date().timeIntervalSince1970) }
+        let database: HistoryDatabase
+        do {
+            database = try HistoryDatabase.open(path: try HistoryDatabase.standardPath(), now: now()) { [log] in log.warning("\($0)") }
+        } catch {
+            log.error("the listening history will not be kept: \(error)")
+            return nil
+        }
+        let history = HistoryRecorder(player: player, database: database, now: now, log: log)
+        history.onTrackChanged = { [weak service] uri in service?.listeningStatisticsChanged(uri: uri) }
+        service.listeningHistory = history
+        history.load()
+        return history
+    }
+
+    /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
+    private func makeSavedPlaylists(_ service: MPRISService) -> SavedPlaylists? {
+        let musicFolder = settings.playlists.musicFolder
+        do {
+            let folder = try PlaylistFolder.standard(musicFolder: musicFolder.isEmpty ? nil : musicFolder)
+            return SavedPlaylists(mpris: service, folder: folder) { Int64(Date().timeIntervalSince1970) }
+        } catch {
+            log.error("playlists cannot be saved: \(error)")
             return nil
         }
     }

@@ -13,9 +13,11 @@ final class BaseDirectoryTests: XCTestCase {
             env["XDG_CONFIG_HOME"] = value
             env["XDG_STATE_HOME"] = value
             env["XDG_CACHE_HOME"] = value
+            env["XDG_DATA_HOME"] = value
             XCTAssertEqual(try BaseDirectory.config.quaverFolder(environment: env).path, "/home/u/.config/quaver")
             XCTAssertEqual(try BaseDirectory.state.quaverFolder(environment: env).path, "/home/u/.local/state/quaver")
             XCTAssertEqual(try BaseDirectory.cache.quaverFolder(environment: env).path, "/home/u/.cache/quaver")
+            XCTAssertEqual(try BaseDirectory.data.quaverFolder(environment: env).path, "/home/u/.local/share/quaver")
         }
     }
 

@@ -49,14 +49,19 @@ final class ConfigurationTests: XCTestCase {
             gapless = false
             replaygain = "auto"
             replaygain-preamp-db = -3
+            sleep-fade-seconds = 2.5
             [interruptions]
             pause-on-cork = false
             resume-after-cork = false
             pause-on-suspend = false
             resume-after-wake = true
             pause-on-output-removed = false
+            resume-when-output-returns = false
+            resume-window-minutes = 0.5
             pause-on-session-inactive = false
             pause-when-other-player-starts = true
+            [power]
+            keep-awake-while-playing = false
             [network]
             cache-size-mb = 0
             retries = 100
@@ -79,13 +84,17 @@ final class ConfigurationTests: XCTestCase {
         expected.playback.gapless = false
         expected.playback.replayGain = .auto
         expected.playback.replayGainPreAmpDB = -3
+        expected.playback.sleepFadeSeconds = 2.5
         expected.interruptions.pauseOnCork = false
         expected.interruptions.resumeAfterCork = false
         expected.interruptions.pauseOnSuspend = false
         expected.interruptions.resumeAfterWake = true
         expected.interruptions.pauseOnOutputRemoved = false
+        expected.interruptions.resumeWhenOutputReturns = false
+        expected.interruptions.resumeWindowMinutes = 0.5
         expected.interruptions.pauseOnSessionInactive = false
         expected.interruptions.pauseWhenOtherPlayerStarts = true
+        expected.power.keepAwakeWhilePlaying = false
         expected.network.cacheSizeMB = 0
         expected.network.retries = 100
         expected.network.connectTimeoutSeconds = 2.5
@@ -152,7 +161,7 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [network], [notifications], [snapcast], [library], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [power], [network], [notifications], [snapcast], [library], [playlists], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
         XCTAssertEqual(key.message, "unknown key; [audio] has output")

@@ -21,8 +21,14 @@ class DaemonSoundServerChecks: XCTestCase {
     override func setUpWithError() throws {
         bus = try PrivateBus()  // before the sound server, for the same reason
         sound = try makeServer()
-        let music = try sound.tone(seconds: 300, named: "music.flac")
         home = try TemporaryDirectory(prefix: "quaverd-home")
+        client = try Connection(address: bus.address)
+        try startDaemon()
+    }
+
+    /// Starts quaverd (again, on the same home and state after `daemon = nil`), playing the long tone.
+    func startDaemon() throws {
+        let music = try sound.tone(seconds: 300, named: "music.flac")
         var environment = bus.environment.merging(sound.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
         environment["HOME"] = home.path
         for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
@@ -31,7 +37,6 @@ class DaemonSoundServerChecks: XCTestCase {
         daemon = try SpawnedTool([productsDirectory.appendingPathComponent("quaverd").path,
                                   "--output", "pulsesink", "--play", music.absoluteString],
                                  environment: environment, output: home.path + "/quaverd.out", errors: home.path + "/quaverd.err")
-        client = try Connection(address: bus.address)
         XCTAssertTrue(eventually(timeout: 20) { self.status == "Playing" || !self.daemon.isRunning },
                       "quaverd did not play: \(daemonLog)")
     }

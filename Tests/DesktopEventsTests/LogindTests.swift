@@ -48,17 +48,17 @@ final class LogindTests: XCTestCase {
         XCTAssertTrue(pump(until: { self.events.holdsSleepLock }, timeout: 5))
         player.pause()
         XCTAssertFalse(events.holdsSleepLock)
-        XCTAssertTrue(waitFor("released"), "\(logind.log)")
+        XCTAssertTrue(waitFor("released sleep"), "\(logind.log)")
     }
 
     func testSleepPausesAndSavesBeforeReleasingTheLockAndWakingStaysPaused() throws {
         try start()
         XCTAssertTrue(pump(until: { self.events.holdsSleepLock }, timeout: 10), "\(logind.log)")
         logind.control(connection, "Sleep", [.boolean(true)])
-        XCTAssertTrue(waitFor("released"), "\(logind.log)")
+        XCTAssertTrue(waitFor("released sleep"), "\(logind.log)")
         let log = logind.log
         let saved = log.firstIndex(of: "note saved while paused")
-        let released = log.firstIndex(of: "released")
+        let released = log.firstIndex(of: "released sleep")
         XCTAssertNotNil(saved, "\(log)")
         XCTAssertLessThan(saved ?? .max, released ?? -1, "the state must be saved, paused, before the lock goes: \(log)")
         XCTAssertEqual(player.status, .paused)

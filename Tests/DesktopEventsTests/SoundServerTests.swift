@@ -119,6 +119,58 @@ class SoundServerChecks: XCTestCase {
         XCTAssertEqual(player.status, .paused, "an output removal is not undone")
     }
 
+    /// Plays on a sink `spare` made the default, then removes it: paused. Returns the module's index.
+    func removeTheSpareSinkWePlayOn() throws {
+        try sound.pactl(["load-module", "module-null-sink", "sink_name=spare"])
+        try sound.pactl(["set-default-sink", "spare"])
+        let spare = try sound.sinkIndex("spare")
+        XCTAssertTrue(pump(until: { (try? self.ourSink()) == spare }, timeout: 10), "our stream did not move to spare")
+        pump(until: { false }, timeout: 1)  // pactl blocked the loop: let the events see the move first
+        let module = try sound.pactl(["list", "short", "modules"]).stdout.split(separator: "\n")
+            .first { $0.contains("sink_name=spare") }?.split(separator: "\t").first.map(String.init)
+        try sound.pactl(["unload-module", try XCTUnwrap(module)])
+        XCTAssertTrue(pump(until: { self.player.status == .paused }, timeout: 10), "\(recorder.statuses)")
+    }
+
+    /// The same sink name comes back (Bluetooth headphones reconnecting).
+    func bringTheSpareSinkBack() throws {
+        try sound.pactl(["load-module", "module-null-sink", "sink_name=spare"])
+    }
+
+    func checkAnOutputReturningInTheWindowResumesOnIt() throws {
+        try start()
+        try removeTheSpareSinkWePlayOn()
+        let returned = Date()
+        try bringTheSpareSinkBack()
+        XCTAssertTrue(pump(until: { self.player.status == .playing }, timeout: 10), "\(recorder.statuses)")
+        print("\(sound.name): sink back → playing again in \(Int(Date().timeIntervalSince(returned) * 1000)) ms")
+        let spare = try sound.sinkIndex("spare")
+        XCTAssertTrue(pump(until: { (try? self.ourSink()) == spare }, timeout: 5), "playing on the sink that came back")
+        XCTAssertEqual(recorder.statuses, [.paused, .playing])
+    }
+
+    func checkAnOutputReturningAfterTheWindowStaysPaused() throws {
+        var policies = DesktopPolicies()
+        policies.resumeWindowMinutes = 0.02  // 1.2 s
+        try start(policies: policies)
+        try removeTheSpareSinkWePlayOn()
+        pump(until: { false }, timeout: 2)
+        try bringTheSpareSinkBack()
+        pump(until: { false }, timeout: 2)
+        XCTAssertEqual(player.status, .paused)
+        XCTAssertEqual(recorder.statuses, [.paused])
+    }
+
+    func checkAUserPauseBeforeTheOutputReturnsIsKept() throws {
+        try start()
+        try removeTheSpareSinkWePlayOn()
+        player.pause()  // the user's own, while the output is away
+        try bringTheSpareSinkBack()
+        pump(until: { false }, timeout: 2)
+        XCTAssertEqual(player.status, .paused)
+        XCTAssertEqual(recorder.statuses, [.paused])
+    }
+
     func checkANewDefaultSinkMovesUsAndKeepsPlaying() throws {
         try start()
         try sound.pactl(["set-default-sink", "b"])
@@ -144,6 +196,9 @@ final class PulseAudioSoundServerTests: SoundServerChecks {
     func testCallsAreIgnoredWhenTurnedOff() throws { try checkCallsAreIgnoredWhenTurnedOff() }
     func testRemovingTheSinkWePlayOnPauses() throws { try checkRemovingTheSinkWePlayOnPauses() }
     func testANewDefaultSinkMovesUsAndKeepsPlaying() throws { try checkANewDefaultSinkMovesUsAndKeepsPlaying() }
+    func testAnOutputReturningInTheWindowResumesOnIt() throws { try checkAnOutputReturningInTheWindowResumesOnIt() }
+    func testAnOutputReturningAfterTheWindowStaysPaused() throws { try checkAnOutputReturningAfterTheWindowStaysPaused() }
+    func testAUserPauseBeforeTheOutputReturnsIsKept() throws { try checkAUserPauseBeforeTheOutputReturnsIsKept() }
 
     /// With role-cork off, our own call watcher still pauses (and resumes) on PulseAudio.
     func testTheCallWatcherAloneSuffices() throws {
@@ -168,6 +223,9 @@ final class PipeWireSoundServerTests: SoundServerChecks {
     func testCallsAreIgnoredWhenTurnedOff() throws { try checkCallsAreIgnoredWhenTurnedOff() }
     func testRemovingTheSinkWePlayOnPauses() throws { try checkRemovingTheSinkWePlayOnPauses() }
     func testANewDefaultSinkMovesUsAndKeepsPlaying() throws { try checkANewDefaultSinkMovesUsAndKeepsPlaying() }
+    func testAnOutputReturningInTheWindowResumesOnIt() throws { try checkAnOutputReturningInTheWindowResumesOnIt() }
+    func testAnOutputReturningAfterTheWindowStaysPaused() throws { try checkAnOutputReturningAfterTheWindowStaysPaused() }
+    func testAUserPauseBeforeTheOutputReturnsIsKept() throws { try checkAUserPauseBeforeTheOutputReturnsIsKept() }
 
     /// A native PipeWire client's `Communication` role reaches us as `phone` through pipewire-pulse.
     func testANativeCommunicationStreamPauses() throws {

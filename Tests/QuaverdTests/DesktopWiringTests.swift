@@ -19,7 +19,7 @@ final class DesktopWiringTests: XCTestCase {
         try? FileManager.default.removeItem(at: stateFile)
         _ = try control.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
                              interface: "org.quaver.FakeLogind", method: "Sleep", arguments: [.boolean(true)])
-        daemon.waitUntil("the lock released", { logind.log.contains("released") })
+        daemon.waitUntil("the lock released", { logind.log.contains("released sleep") })
         XCTAssertEqual(daemon.status, "Paused")
         // Read at once: the coalesced save of the pause would come up to a second later, so a paused state on
         // disk now was written by the save that sleep runs before it lets the lock go.
@@ -29,6 +29,25 @@ final class DesktopWiringTests: XCTestCase {
                              interface: "org.quaver.FakeLogind", method: "Sleep", arguments: [.boolean(false)])
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertEqual(daemon.status, "Paused", "resume-after-wake is off by default")
+    }
+
+    /// The stand-ins are those of KeepAwakeTests (the real services need a desktop session and systemd).
+    func testPlayingKeepsTheMachineAwakeUntilPausedOrKilled() throws {
+        let logind = try FakeLogind(idleAction: "suspend")
+        let bus = try PrivateBus()
+        let services = try FakePowerServices(bus: bus)
+        let daemon = try RunningDaemon([Media.uri(try Media.longTone())], bus: bus,
+                                       options: ["--output", "fakesink sync=true", "--play"],
+                                       environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.bus.address])
+        let idleLocks = { logind.log.filter { $0.hasPrefix("inhibit idle") }.count - logind.log.filter { $0 == "released idle" }.count }
+        daemon.waitUntil("every inhibitor", { services.held == ["gnome", "pm", "portal"] && idleLocks() == 1 })
+        try daemon.call("Pause")
+        daemon.waitUntil("none held after Pause", timeout: 1, { services.held.isEmpty && idleLocks() == 0 })
+        try daemon.call("Play")
+        daemon.waitUntil("every inhibitor again", { services.held == ["gnome", "pm", "portal"] && idleLocks() == 1 })
+        daemon.process.send(SIGKILL)
+        daemon.waitUntil("none held after a crash", { services.held.isEmpty && idleLocks() == 0 })
+        XCTAssertEqual(services.log.filter { $0.hasSuffix("dropped with its client") }.count, 3, "\(services.log)")
     }
 
     func testAnotherPlayerPausesQuaverOnlyWhenConfigured() throws {

@@ -33,12 +33,20 @@ final class IntrospectionTests: XCTestCase {
         "property Tracks ao read", "property CanEditTracks b read",
     ]
 
+    static let playlists: Set<String> = [
+        "method ActivatePlaylist(in PlaylistId o)",
+        "method GetPlaylists(in Index u, in MaxCount u, in Order s, in ReverseOrder b, out Playlists a(oss))",
+        "signal PlaylistChanged(Playlist (oss))",
+        "property PlaylistCount u read", "property Orderings as read", "property ActivePlaylist (b(oss)) read",
+    ]
+
     func testInterfacesMatchTheSpecificationMemberByMember() throws {
         let daemon = try RunningDaemon()
         let xml = try daemon.call("Introspect", on: "org.freedesktop.DBus.Introspectable")[0].stringValue ?? ""
         let interfaces = try Self.members(of: xml)
         for (name, expected) in [(ControlAPI.rootInterface, Self.root), (ControlAPI.playerInterface, Self.player),
-                                 (ControlAPI.trackListInterface, Self.trackList)] {
+                                 (ControlAPI.trackListInterface, Self.trackList),
+                                 (ControlAPI.playlistsInterface, Self.playlists)] {
             let actual = interfaces[name] ?? []
             XCTAssertEqual(actual.subtracting(expected).sorted(), [], "\(name): not in the spec")
             XCTAssertEqual(expected.subtracting(actual).sorted(), [], "\(name): missing")

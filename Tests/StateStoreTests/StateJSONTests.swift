@@ -90,6 +90,14 @@ final class StateJSONTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(PositionMark.self, from: Data(StateJSON.encode(noIndex))), noIndex)
     }
 
+    func testTheSleepTimerAndTheChosenOutputComeBack() throws {
+        var state = SavedState()
+        state.sleepTimer = "time"
+        state.sleepDeadlineMicroseconds = 1_800_000_000_123_456
+        state.output = "bluez_sink.00_11 \"héad\""
+        XCTAssertEqual(try roundTrip(state), state)
+    }
+
     func testANonFiniteVolumeIsRefusedNotWritten() {
         XCTAssertThrowsError(try StateJSON.encode(SavedState(volume: .nan)))
         XCTAssertThrowsError(try StateJSON.encode(SavedState(rate: .infinity)))

@@ -3,18 +3,18 @@ import EventLoop
 import Foundation
 
 /// A stand-in for logind on a private bus standing in for the system bus (python3-dbus): Inhibit hands
-/// out the write end of a pipe and prints `released` when every copy is closed, as logind sees a lock
-/// released; `org.quaver.FakeLogind` lets the test emit PrepareForSleep, flip Session.Active, and
+/// out the write end of a pipe and prints `released <what>` when every copy is closed, as logind sees a lock
+/// released; the Manager's `IdleAction` is `idleAction`; `org.quaver.FakeLogind` lets the test emit PrepareForSleep, flip Session.Active, and
 /// `Note` lets our code print into the same ordered log.
 public final class FakeLogind {
     public let bus: PrivateBus
     public let process: ChildProcess
 
-    public init() throws {
+    public init(idleAction: String = "ignore") throws {
         bus = try PrivateBus()
         let script = bus.directory.url.appendingPathComponent("fake-logind.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
-        process = try ChildProcess("/usr/bin/python3", [script.path], environment: bus.environment,
+        process = try ChildProcess("/usr/bin/python3", [script.path, idleAction], environment: bus.environment,
                                    logDirectory: bus.directory.url, name: "fake-logind")
         let process = process
         guard eventually(timeout: 20, { process.standardOutput.contains("ready") || !process.isRunning }),
@@ -50,12 +50,17 @@ public final class FakeLogind {
             pass
 
     class Manager(dbus.service.Object):
+        @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='ss', out_signature='v')
+        def Get(self, interface, prop):
+            if prop != 'IdleAction':
+                raise dbus.exceptions.DBusException('no property ' + prop)
+            return sys.argv[1]
         @dbus.service.method('org.freedesktop.login1.Manager', in_signature='ssss', out_signature='h')
         def Inhibit(self, what, who, why, mode):
             r, w = os.pipe()
             say('inhibit', what, who, "'%s'" % why, mode)
             def closed(fd, condition):
-                say('released')
+                say('released', what)
                 os.close(fd)
                 return False
             GLib.io_add_watch(r, GLib.IO_HUP | GLib.IO_ERR | GLib.IO_IN, closed)

@@ -22,19 +22,27 @@ public final class GnomeShell {
     private let shell: ChildProcess
     private let client: Connection
     private var mediaKeys: ChildProcess?
+    /// The GDM stand-in on the system bus, when the shell was started able to lock.
+    private var displayManager: ChildProcess?
 
     static let extensionUUID = "unsafe-mode@quaver-tests"
 
     /// Whether `gnome-shell` can be run here (`scripts/deps test` installs it).
     public static var isInstalled: Bool { (try? ChildProcess.resolve("gnome-shell")) != nil }
 
+    /// Whether a shell started `canLock` can lock here: GNOME Shell 43 makes its screen shield only where
+    /// `/run/systemd/seats` exists (its LoginManager's test for systemd), which a test cannot provide.
+    public static var canLockHere: Bool { FileManager.default.fileExists(atPath: "/run/systemd/seats") }
+
     /// Starts the shell and waits until it has finished starting up (`timeout` seconds at most: 1–2 s on
-    /// an idle machine, over 15 s while other builds load it).
-    public init(timeout: Double = 60) throws {
+    /// an idle machine, over 15 s while other builds load it). `canLock`: a stand-in for GDM answers on the
+    /// system bus first, which the shell asks at start before it makes its screen shield.
+    public init(timeout: Double = 60, canLock: Bool = false) throws {
         systemBus = try PrivateBus()
         sessionBus = try PrivateBus()
         home = try TemporaryDirectory(prefix: "gnome-shell")
         try Self.prepare(home.url)
+        if canLock { displayManager = try Self.startDisplayManager(on: systemBus, logDirectory: home.url) }
         shell = try ChildProcess("gnome-shell", ["--wayland", "--headless", "--no-x11", "--virtual-monitor", "1280x800"],
                                  environment: Self.environment(home: home.url, session: sessionBus, system: systemBus),
                                  logDirectory: home.url)
@@ -70,6 +78,7 @@ public final class GnomeShell {
     /// Stops gsd-media-keys, the shell (SIGKILL) and both buses; stopping again does nothing.
     public func stop() {
         mediaKeys?.stop()
+        displayManager?.stop()
         if shell.isRunning {
             shell.send(SIGKILL)
             shell.waitForExit(timeout: 10)
@@ -129,6 +138,28 @@ public final class GnomeShell {
             """)
     }
 
+    /// Locks the screen as the user's shortcut does (`Main.screenShield.lock(false)`) and waits until the shell
+    /// is in its unlock-dialog mode. Locking takes a keyboard grab, so the virtual keyboard is made first.
+    public func lock(timeout: Double = 20) throws {
+        try eval("""
+            (() => {
+                const { Clutter } = imports.gi;
+                global._quaverTestKeyboard ??= Clutter.get_default_backend().get_default_seat()
+                    .create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE);
+                if (!Main.screenShield) throw new Error('no screen shield: the shell cannot lock');
+                Main.screenShield.lock(false);
+            })()
+            """)
+        guard eventually(timeout: timeout, { (try? isLocked()) == true }) else {
+            throw TestHarnessError("the shell did not lock: \(String(describing: try? eval("Main.sessionMode.currentMode")))")
+        }
+    }
+
+    /// Whether the screen shield is up and the shell is in its lock screen mode.
+    public func isLocked() throws -> Bool {
+        try eval("!!Main.screenShield && Main.screenShield.locked && Main.sessionMode.currentMode === 'unlock-dialog'") == "true"
+    }
+
     /// Saves what `actor` covers on screen as a PNG (`org.gnome.Shell.Screenshot.ScreenshotArea`).
     public func screenshot(of actor: String, to file: URL) throws {
         let area = try eval("""
@@ -151,6 +182,33 @@ public final class GnomeShell {
 
     // MARK: Setting up
 
+    /// A stand-in for GDM on the private system bus: GNOME Shell 43 asks `org.gnome.DisplayManager.Manager`
+    /// for its Version at start (`LoginManager.canLock`) and makes its screen shield only if it answers.
+    private static func startDisplayManager(on bus: PrivateBus, logDirectory: URL) throws -> ChildProcess {
+        let script = """
+            import dbus, dbus.service, dbus.mainloop.glib
+            from gi.repository import GLib
+            dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+            bus = dbus.SessionBus()
+            name = dbus.service.BusName('org.gnome.DisplayManager', bus)
+            class Manager(dbus.service.Object):
+                @dbus.service.method('org.freedesktop.DBus.Properties', in_signature='ss', out_signature='v')
+                def Get(self, interface, prop):
+                    if prop != 'Version':
+                        raise dbus.exceptions.DBusException('no such property', name='org.freedesktop.DBus.Error.UnknownProperty')
+                    return '43.0'
+            Manager(bus, '/org/gnome/DisplayManager/Manager')
+            print('ready', flush=True)
+            GLib.MainLoop().run()
+            """
+        let process = try ChildProcess("/usr/bin/python3", ["-c", script], environment: bus.environment,
+                                       logDirectory: logDirectory, name: "gdm-stand-in")
+        guard eventually(timeout: 20, { process.standardOutput.contains("ready") || !process.isRunning }), process.isRunning else {
+            throw TestHarnessError("the GDM stand-in did not start: \(process.standardError)")
+        }
+        return process
+    }
+
     /// The folders, the unsafe-mode extension, the settings (keyfile backend) and a PulseAudio client
     /// configuration that never spawns a sound server (the shell's volume control would try).
     private static func prepare(_ home: URL) throws {
@@ -171,6 +229,9 @@ public final class GnomeShell {
 
                 [org/gnome/desktop/interface]
                 enable-animations=false
+
+                [org/gnome/desktop/session]
+                idle-delay=uint32 0
                 """,
             "config/pulse/client.conf": "autospawn = no\n",
         ]

@@ -4,6 +4,11 @@
   test_servers.py hostile PORTFILE   an HTTP server answering each path with one kind of garbage
   test_servers.py proxy PORTFILE LOG a forward HTTP proxy that logs each absolute URL it is asked for
   test_servers.py silent PORTFILE    accepts TCP connections and never says a word (a TLS handshake that hangs)
+  test_servers.py listenbrainz PORTFILE LOG TOKEN
+                                     POST /1/submit-listens as ListenBrainz answers it; the file BEHAVIOUR beside LOG
+                                     says how: ok, down (503), 429 N (X-RateLimit-Reset-In N), hang, lose-answer
+                                     (takes the listens, then never answers; once, then ok); a token other than
+                                     TOKEN gets 401. Logs one JSON line per request: time, status, type, listens
   test_servers.py h2only PORTFILE LOG ROOT CERT KEY
                                      files under ROOT over TLS that offers HTTP/2 only (ALPN h2; python3-h2),
                                      with Range; logs "path range" per request
@@ -273,9 +278,69 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
 
 
+class ListenBrainz(http.server.BaseHTTPRequestHandler):
+    """A fake ListenBrainz: checks the token, logs each request, answers as the BEHAVIOUR file says."""
+    protocol_version = "HTTP/1.1"
+    log_path = token = None
+    lock = threading.Lock()
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        behaviour = self.behaviour()
+        status = 200
+        if self.headers.get("Authorization") != "Token " + ListenBrainz.token:
+            status = 401
+        elif behaviour == "down":
+            status = 503
+        elif behaviour.startswith("429"):
+            status = 429
+        self.record(status, body)
+        if status == 200 and behaviour in ("hang", "lose-answer"):
+            if behaviour == "lose-answer":
+                self.set_behaviour("ok")
+            time.sleep(60)
+            return
+        if behaviour == "hang":
+            time.sleep(60)
+            return
+        reply = b'{"status": "ok"}' if status == 200 else b'{"code": %d, "error": "no"}' % status
+        headers = [("Content-Type", "application/json"), ("Content-Length", len(reply)),
+                   ("X-RateLimit-Limit", 30), ("X-RateLimit-Remaining", 0 if status == 429 else 29),
+                   ("X-RateLimit-Reset-In", behaviour.split()[1] if status == 429 else 10)]
+        self.wfile.write(head(f"HTTP/1.1 {status} X", headers) + reply)
+        self.wfile.flush()
+
+    def behaviour(self):
+        try:
+            with open(ListenBrainz.log_path + ".behaviour") as file:
+                return file.read().strip()
+        except FileNotFoundError:
+            return "ok"
+
+    def set_behaviour(self, text):
+        with open(ListenBrainz.log_path + ".behaviour", "w") as file:
+            file.write(text)
+
+    def record(self, status, body):
+        import json
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            payload = {"invalid": body.decode("latin-1")}
+        line = json.dumps({"time": time.time(), "status": status, "type": payload.get("listen_type"),
+                           "listens": payload.get("payload", [])})
+        with ListenBrainz.lock, open(ListenBrainz.log_path, "a") as log:
+            log.write(line + "\n")
+
+    def log_message(self, *args):
+        pass
+
+
 def main():
     mode, port_file = sys.argv[1], sys.argv[2]
-    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent, "h2only": HTTP2Only}[mode]
+    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent, "h2only": HTTP2Only, "listenbrainz": ListenBrainz}[mode]
+    if mode == "listenbrainz":
+        ListenBrainz.log_path, ListenBrainz.token = sys.argv[3], sys.argv[4]
     if mode == "proxy":
         Proxy.log_path = sys.argv[3]
         open(Proxy.log_path, "w").close()

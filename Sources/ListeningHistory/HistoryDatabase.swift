@@ -1,0 +1,158 @@
+// ListeningHistory: what was played, how often, what the user liked, and the listens waiting for ListenBrainz, in
+// `$XDG_STATE_HOME/quaver/history.db`. An adapter: imports PlayerCore, SQLite, BaseDirectories, EventLoop, swift-log.
+import SQLite
+
+/// What the history knows of one track (by URI).
+public struct TrackHistory: Equatable, Sendable {
+    public var playCount = 0
+    public var skipCount = 0
+    /// Seconds since 1970 when it last counted as listened to; nil: never.
+    public var lastPlayed: Int64?
+    /// Seconds since 1970 when it was first queued.
+    public var firstAdded: Int64
+    /// 0…5 stars; nil: not rated.
+    public var rating: Int?
+
+    public init(firstAdded: Int64) { self.firstAdded = firstAdded }
+}
+
+/// One listen as ListenBrainz takes it: its timestamp (when it started) and URI are its identity.
+public struct Listen: Equatable, Sendable {
+    public let listenedAt: Int64
+    public let uri: String
+    public let artist: String?
+    public let title: String?
+    public let album: String?
+    public let durationSeconds: Int?
+    public let trackNumber: Int?
+
+    public init(listenedAt: Int64, uri: String, artist: String?, title: String?, album: String?, durationSeconds: Int?,
+                trackNumber: Int?) {
+        self.listenedAt = listenedAt
+        self.uri = uri
+        self.artist = artist
+        self.title = title
+        self.album = album
+        self.durationSeconds = durationSeconds
+        self.trackNumber = trackNumber
+    }
+}
+
+/// The history file. Used from one serial queue only (one connection, one thread: see `Database`); every
+/// change is one transaction, so a `kill -9` loses at most the listen in progress.
+public final class HistoryDatabase {
+    /// `migrations[i]` takes the file from version i to i + 1 (`Database.migrate`).
+    static let migrations = [
+        """
+        CREATE TABLE tracks (
+            uri TEXT PRIMARY KEY NOT NULL,
+            play_count INTEGER NOT NULL DEFAULT 0,
+            skip_count INTEGER NOT NULL DEFAULT 0,
+            last_played INTEGER,
+            first_added INTEGER NOT NULL,
+            rating INTEGER CHECK (rating BETWEEN 0 AND 5)
+        ) WITHOUT ROWID;
+        CREATE TABLE listens (
+            listened_at INTEGER NOT NULL,
+            uri TEXT NOT NULL,
+            artist TEXT, title TEXT, album TEXT, duration_seconds INTEGER, track_number INTEGER,
+            sent INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (listened_at, uri)
+        ) WITHOUT ROWID;
+        CREATE INDEX listens_waiting ON listens (listened_at) WHERE sent = 0;
+        """,
+    ]
+
+    private let database: Database
+
+    public init(path: String) throws {
+        database = try Database(path: path)
+        try database.useWriteAheadLog()
+        try database.migrate(Self.migrations)
+    }
+
+    /// Every track's history, for the loop's copy.
+    public func all() throws -> [String: TrackHistory] {
+        var all: [String: TrackHistory] = [:]
+        let statement = try database.prepare(
+            "SELECT uri, play_count, skip_count, last_played, first_added, rating FROM tracks")
+        while try statement.step() {
+            let row = statement.row
+            guard let uri = row.text(0) else { continue }
+            var history = TrackHistory(firstAdded: row.integer(4) ?? 0)
+            history.playCount = Int(row.integer(1) ?? 0)
+            history.skipCount = Int(row.integer(2) ?? 0)
+            history.lastPlayed = row.integer(3)
+            history.rating = row.integer(5).map(Int.init)
+            all[uri] = history
+        }
+        return all
+    }
+
+    /// Tracks queued for the first time (those known already keep their date).
+    public func recordAdded(_ uris: [String], at time: Int64) throws {
+        try database.transaction {
+            let insert = try database.prepare("INSERT OR IGNORE INTO tracks (uri, first_added) VALUES (?, ?)")
+            for uri in uris { try insert.run([.text(uri), .integer(time)]) }
+        }
+    }
+
+    /// A listen: the track's count and date, and the listen itself, waiting to be sent (in one transaction).
+    public func recordListen(_ listen: Listen) throws {
+        try database.transaction {
+            try ensure(listen.uri, at: listen.listenedAt)
+            try database.run("UPDATE tracks SET play_count = play_count + 1, last_played = ? WHERE uri = ?",
+                             [.integer(listen.listenedAt), .text(listen.uri)])
+            try database.run("""
+                INSERT OR IGNORE INTO listens (listened_at, uri, artist, title, album, duration_seconds, track_number)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(listen.listenedAt), .text(listen.uri), Self.text(listen.artist), Self.text(listen.title),
+                      Self.text(listen.album), Self.integer(listen.durationSeconds), Self.integer(listen.trackNumber)])
+        }
+    }
+
+    public func recordSkip(_ uri: String, at time: Int64) throws {
+        try database.transaction {
+            try ensure(uri, at: time)
+            try database.run("UPDATE tracks SET skip_count = skip_count + 1 WHERE uri = ?", [.text(uri)])
+        }
+    }
+
+    /// `stars` 0…5, or nil to forget the rating.
+    public func setRating(_ uri: String, _ stars: Int?, at time: Int64) throws {
+        try database.transaction {
+            try ensure(uri, at: time)
+            try database.run("UPDATE tracks SET rating = ? WHERE uri = ?", [Self.integer(stars), .text(uri)])
+        }
+    }
+
+    /// The oldest listens not sent yet, oldest first.
+    public func waitingListens(limit: Int) throws -> [Listen] {
+        try database.query("""
+            SELECT listened_at, uri, artist, title, album, duration_seconds, track_number FROM listens
+            WHERE sent = 0 ORDER BY listened_at LIMIT ?
+            """, [.integer(Int64(limit))]).map { row in
+            Listen(listenedAt: row.integer(0) ?? 0, uri: row.text(1) ?? "", artist: row.text(2), title: row.text(3),
+                   album: row.text(4), durationSeconds: row.integer(5).map(Int.init), trackNumber: row.integer(6).map(Int.init))
+        }
+    }
+
+    public func waitingCount() throws -> Int {
+        Int(try database.query("SELECT count(*) FROM listens WHERE sent = 0").first?.integer(0) ?? 0)
+    }
+
+    /// Listens the server accepted: never sent again.
+    public func markSent(_ listens: [Listen]) throws {
+        try database.transaction {
+            let update = try database.prepare("UPDATE listens SET sent = 1 WHERE listened_at = ? AND uri = ?")
+            for listen in listens { try update.run([.integer(listen.listenedAt), .text(listen.uri)]) }
+        }
+    }
+
+    private func ensure(_ uri: String, at time: Int64) throws {
+        try database.run("INSERT OR IGNORE INTO tracks (uri, first_added) VALUES (?, ?)", [.text(uri), .integer(time)])
+    }
+
+    private static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    private static func integer(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
+}

@@ -1,0 +1,144 @@
+import Dispatch
+import EventLoop
+import Logging
+import PlayerCore
+
+/// Keeps the listening history as the player plays: a `ListenCounter` decides what counts, this records it.
+///
+/// The loop keeps a copy of every track's history (`tracks`), read from the file at start on the history queue and
+/// changed on the loop first, so MPRIS metadata reads it without waiting; every change is then written on the
+/// history queue, one transaction each. Listens also wait there for ListenBrainz (`onListen` tells the sender).
+public final class HistoryRecorder: PlayerObserver {
+    private let player: Player
+    private let database: HistoryDatabase?
+    private let queue = DispatchQueue(label: "quaver.history")
+    private let now: () -> Int64
+    private let log: Logger
+    private var counter: ListenCounter?
+    private var ticker: LoopSource?
+    public private(set) var tracks: [String: TrackHistory] = [:]
+
+    /// A track's history changed (URI): its MPRIS metadata is out of date.
+    public var onTrackChanged: ((String) -> Void)?
+    /// A track started playing (ListenBrainz's `playing_now`), with its tags as known then.
+    public var onStarted: ((ListenCounter.Play) -> Void)?
+    /// A listen counted and was written (in the file, waiting to be sent), on the loop.
+    public var onListen: ((Listen, ListenCounter.Play) -> Void)?
+
+    /// - Parameters:
+    ///   - database: nil when the file could not be opened: nothing is kept, everything else works.
+    ///   - now: seconds since 1970.
+    public init(player: Player, database: HistoryDatabase?, now: @escaping () -> Int64, log: Logger) {
+        self.player = player
+        self.database = database
+        self.now = now
+        self.log = log
+        counter = ListenCounter(player: player, now: now) { [weak self] in self?.counted($0) }
+        player.addObserver(self)
+    }
+
+    /// Reads the file's history on the history queue; it joins what the loop recorded meanwhile.
+    public func load() {
+        queue.async { [database, log] in
+            let stored: [String: TrackHistory]
+            do { stored = try database?.all() ?? [:] } catch {
+                log.error("the listening history cannot be read: \(error)")
+                return
+            }
+            EventLoop.main.post { [weak self] in
+                self?.tracks.merge(stored) { mine, _ in mine }
+                self?.noteQueued()
+            }
+        }
+    }
+
+    /// Runs `work` with the file on the history queue; a failure is one log line (a full disk loses that change).
+    public func write(_ what: String, _ work: @escaping (HistoryDatabase) throws -> Void) {
+        guard let database else { return }
+        queue.async { [log] in
+            do { try work(database) } catch { log.error("cannot record \(what) in the listening history: \(error)") }
+        }
+    }
+
+    public func playerDidChange(_ change: PlayerChange) {
+        switch change {
+        case .status(let status):
+            tick(status == .playing)
+        case .tracksAdded, .queueReplaced:
+            noteQueued()
+        default:
+            break
+        }
+    }
+
+    // MARK: Ratings
+
+    /// Sets (0…5) or clears (nil) a track's rating.
+    public func rate(_ uri: String, _ stars: Int?) {
+        let time = now()
+        tracks[uri, default: TrackHistory(firstAdded: time)].rating = stars
+        onTrackChanged?(uri)
+        write("a rating") { try $0.setRating(uri, stars, at: time) }
+    }
+
+    // MARK: Counting
+
+    private func counted(_ event: ListenCounter.Event) {
+        switch event {
+        case .started(let play): onStarted?(play)
+        case .listened(let play): listened(play)
+        case .skipped(let play): skipped(play)
+        }
+    }
+
+    private func listened(_ play: ListenCounter.Play) {
+        let track = play.track, time = play.startedAt
+        var history = tracks[track.uri] ?? TrackHistory(firstAdded: time)
+        history.playCount += 1
+        history.lastPlayed = time
+        tracks[track.uri] = history
+        onTrackChanged?(track.uri)
+        let listen = Listen(listenedAt: time, uri: track.uri, artist: track.tags.artists.first, title: track.tags.title,
+                            album: track.tags.album, durationSeconds: track.duration.map { Int($0.components.seconds) },
+                            trackNumber: track.tags.trackNumber)
+        guard let database else { return }
+        queue.async { [log] in
+            do {
+                try database.recordListen(listen)
+                EventLoop.main.post { [weak self] in self?.onListen?(listen, play) }
+            } catch {
+                log.error("cannot record a listen in the listening history: \(error)")
+            }
+        }
+    }
+
+    private func skipped(_ play: ListenCounter.Play) {
+        let uri = play.track.uri, time = now()
+        tracks[uri, default: TrackHistory(firstAdded: time)].skipCount += 1
+        onTrackChanged?(uri)
+        write("a skip") { try $0.recordSkip(uri, at: time) }
+    }
+
+    /// Playing time is sampled once a second while playing, so a listen counts within a second of its due time.
+    private func tick(_ playing: Bool) {
+        guard playing != (ticker != nil) else { return }
+        ticker?.cancel()
+        ticker = playing ? EventLoop.main.schedule(after: 1, repeating: true) { [weak self] in self?.counter?.sample() } : nil
+    }
+
+    /// Tracks queued for the first time get their date. The queue is read from a snapshot on the history queue:
+    /// a restored queue of 100 000 is not looked up on the loop.
+    private func noteQueued() {
+        let snapshot = player.queueSnapshot, time = now()
+        let known = tracks
+        queue.async { [database, log] in
+            var new: [String] = []
+            snapshot.forEach { track in if known[track.uri] == nil { new.append(track.uri) } }
+            guard !new.isEmpty else { return }
+            do { try database?.recordAdded(new, at: time) } catch { log.error("cannot record queued tracks: \(error)") }
+            EventLoop.main.post { [weak self] in
+                for uri in new where self?.tracks[uri] == nil { self?.tracks[uri] = TrackHistory(firstAdded: time) }
+            }
+        }
+    }
+}

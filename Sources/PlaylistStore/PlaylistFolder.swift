@@ -1,0 +1,106 @@
+import BaseDirectories
+import Glibc
+import ControlAPI
+import PlayerCore
+import Playlists
+
+/// The saved playlists: one M3U8 file each in one folder. Every call works on the files at once and may take a
+/// while (20 000 entries): the daemon calls it from a thread of its own, never from the loop.
+public struct PlaylistFolder: Sendable {
+    public let path: String
+    /// Local files under it are written relative to the playlist (`PlaylistText`).
+    public let musicFolder: String?
+    private var files: FolderFiles { FolderFiles(path: path) }
+
+    public init(path: String, musicFolder: String?) {
+        self.path = path
+        self.musicFolder = musicFolder
+    }
+
+    /// `$XDG_DATA_HOME/quaver/playlists`, music under `$HOME/Music` (or `musicFolder` when set).
+    public static func standard(musicFolder: String? = nil) throws -> PlaylistFolder {
+        let folder = try BaseDirectory.data.quaverFolder().appendingPathComponent("playlists").path
+        let home = getenv("HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return PlaylistFolder(path: folder, musicFolder: musicFolder ?? home.map { $0 + "/Music" })
+    }
+
+    /// Every saved playlist, in no particular order; files that are not `NAME.m3u8` with a valid name are left out.
+    public func list() throws(PlaylistStoreError) -> [SavedPlaylist] {
+        try files.names().compactMap { fileName -> SavedPlaylist? in
+            guard let name = PlaylistName(fileName: fileName) else { return nil }
+            return try? describe(name)
+        }
+    }
+
+    /// Changes when a playlist is added, removed or renamed (a cheap `stat`, fit for the loop): the sign that a
+    /// listing kept in memory is out of date.
+    public var folderModification: Int64 { files.modification() }
+
+    /// The listing of one playlist, nil when it does not exist.
+    public func describe(_ name: PlaylistName) throws(PlaylistStoreError) -> SavedPlaylist? {
+        guard let file = try files.read(name.fileName, limit: Self.largestFile) else { return nil }
+        let header = PlaylistText.header(of: file.bytes)
+        return SavedPlaylist(id: header.id ?? Self.derivedID(name), name: name,
+                             entryCount: PlaylistText.entryCount(of: file.bytes),
+                             created: header.created ?? file.changed, modified: file.modified)
+    }
+
+    /// Writes `tracks` as `name`, over any playlist of that name (whose id and creation time it keeps).
+    @discardableResult
+    public func save(_ tracks: QueueSnapshot, as name: PlaylistName, now: Int64) throws(PlaylistStoreError) -> SavedPlaylist {
+        try files.create()
+        let old = try describe(name)
+        let id = old?.id ?? Self.newID(), created = old?.created ?? now
+        let text = PlaylistText(folder: Array(path.utf8), musicFolder: musicFolder.map { Array($0.utf8) })
+        try files.replace(name.fileName, with: text.text(id: id, created: created, tracks: tracks))
+        guard let saved = try describe(name) else { throw .file("\(name.fileName) vanished after it was written") }
+        return saved
+    }
+
+    /// The playlist's tracks, with the lengths it gives; entries whose files are gone are in `skipped`.
+    public func read(_ name: PlaylistName) throws(PlaylistStoreError) -> (entries: [QueueEntry], skipped: [SkippedEntry]) {
+        guard try describe(name) != nil else { throw .notFound(name.text) }
+        let list: MediaList
+        do {
+            list = try PlaylistFile.read(path: path + "/" + name.fileName)
+        } catch {
+            throw .file(error.description)
+        }
+        let entries = list.entries.map { entry in
+            QueueEntry(uri: entry.uri, duration: entry.lengthSeconds.map { Duration.seconds($0) })
+        }
+        return (entries, list.skipped)
+    }
+
+    public func remove(_ name: PlaylistName) throws(PlaylistStoreError) {
+        try files.remove(name.fileName)
+    }
+
+    /// Renames without replacing another playlist; the id goes with the file.
+    public func rename(_ name: PlaylistName, to newName: PlaylistName) throws(PlaylistStoreError) -> SavedPlaylist {
+        try files.rename(name.fileName, to: newName.fileName)
+        guard let renamed = try describe(newName) else { throw .notFound(newName.text) }
+        return renamed
+    }
+
+    /// The reader's own limit (`PlaylistFile`): a larger file could be listed but not loaded.
+    static let largestFile = 16 << 20
+
+    private static func newID() -> String {
+        (0..<2).map { _ in hex(UInt64.random(in: 0...UInt64.max)) }.joined()
+    }
+
+    /// FNV-1a of the name, for a file saved by hand without an id: stable as long as it keeps its name.
+    static func derivedID(_ name: PlaylistName) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return hex(hash)
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,158 @@
+import DBus
+import Foundation
+import Glibc
+import TestSupport
+import XCTest
+
+/// Choosing the output at runtime in the real quaverd on a headless sound server with null sinks: the
+/// stream moves at the server (position kept), an unknown name changes nothing, a removed chosen sink
+/// pauses as any removed output does and takes the music again when it returns, and the choice is kept
+/// across a restart. The same checks run on PulseAudio and on PipeWire.
+class OutputChoiceChecks: DaemonSoundServerChecks {
+    /// Calls a method of org.quaver.Quaver1.
+    func quaver(_ method: String, _ arguments: [DBusValue] = []) throws {
+        _ = try client.call(destination: "org.mpris.MediaPlayer2.quaver", path: "/org/mpris/MediaPlayer2",
+                            interface: "org.quaver.Quaver1", method: method, arguments: arguments, timeout: 5)
+    }
+
+    func quaverProperty(_ name: String) -> DBusValue? {
+        try? client.call(destination: "org.mpris.MediaPlayer2.quaver", path: "/org/mpris/MediaPlayer2",
+                         interface: "org.freedesktop.DBus.Properties", method: "Get",
+                         arguments: [.string("org.quaver.Quaver1"), .string(name)], timeout: 5).first?.unwrapped
+    }
+
+    /// `Outputs` as (name, ours) pairs.
+    var outputs: [(name: String, ours: Bool)] {
+        (quaverProperty("Outputs")?.arrayValue ?? []).compactMap { entry in
+            guard let fields = entry.arrayValue, fields.count == 4, let name = fields[0].stringValue else { return nil }
+            return (name, fields[2].boolValue == true)
+        }
+    }
+
+    /// The sink quaverd's stream plays on, by name (from pactl).
+    var ourSinkName: String? {
+        guard let stream = try? sound.playbackStreams().first(where: { $0.properties["application.process.id"] == String(daemon.pid) })
+        else { return nil }
+        let sinks = (try? sound.pactl(["list", "short", "sinks"]).stdout) ?? ""
+        let line = sinks.split(separator: "\n").first { $0.split(separator: "\t").first == Substring(String(stream.sink)) }
+        return line.flatMap { $0.split(separator: "\t").dropFirst().first.map(String.init) }
+    }
+
+    /// Loads a null sink `name` through pactl (both servers take it); returns the module's index.
+    func loadSink(_ name: String) throws -> String {
+        let loaded = try sound.pactl(["load-module", "module-null-sink", "sink_name=\(name)"])
+        XCTAssertEqual(loaded.status, 0)
+        XCTAssertTrue(eventually(timeout: 10) { self.outputs.contains { $0.name == name } }, "\(outputs)")
+        return loaded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The sink names of every `Outputs` value signalled in PropertiesChanged, in order, while it lives.
+    func recordSignalledOutputs(into names: @escaping ([String]) -> Void) throws -> SignalSubscription {
+        try client.subscribe(rule: MatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                                             arg0: "org.quaver.Quaver1")) { signal in
+            guard signal.arguments.count >= 2, let outputs = signal.arguments[1].dictionaryValue?["Outputs"]?.arrayValue else { return }
+            names(outputs.compactMap { $0.arrayValue?.first?.stringValue })
+        }
+    }
+
+    func checkSinksComingAndGoingAreSignalled() throws {
+        assertPlaysOn("before")
+        var signalled: [[String]] = []
+        let subscription = try recordSignalledOutputs { signalled.append($0) }
+        defer { subscription.cancel() }
+        let module = try loadSink("c")
+        XCTAssertTrue(pump(until: { signalled.last?.contains("c") == true }, timeout: 10), "\(signalled)")
+        try sound.pactl(["unload-module", module])
+        XCTAssertTrue(pump(until: { signalled.last.map { !$0.contains("c") } == true }, timeout: 10), "\(signalled)")
+    }
+
+    func checkSetOutputMovesTheStreamAndKeepsThePosition() throws {
+        assertPlaysOn("before")
+        _ = try loadSink("c")
+        XCTAssertTrue(eventually(timeout: 10) { self.outputs.first { $0.ours }?.name == "a" }, "\(outputs)")
+        let before = position, asked = Date()
+        try quaver("SetOutput", [.string("c")])
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" }, "\(String(describing: ourSinkName))")
+        let moved = Date().timeIntervalSince(asked)
+        let after = position, elapsed = Date().timeIntervalSince(asked)
+        let drift = Double(after - before) / 1_000_000 - elapsed
+        print("\(sound.name): SetOutput → stream on the other sink in \(Int(moved * 1000)) ms; position drift \(Int(drift * 1000)) ms")
+        XCTAssertLessThan(abs(drift), 0.25, "the position went on from where it was (no seek, no restart)")
+        XCTAssertEqual(status, "Playing")
+        XCTAssertTrue(eventually(timeout: 5) { self.outputs.first { $0.ours }?.name == "c" }, "\(outputs)")
+        XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "c")
+        assertPlaysOn("after the move")
+
+        // A move made with another tool (pavucontrol, pactl) stands: quaverd does not move the music back.
+        let stream = try XCTUnwrap(try sound.playbackStreams().first { $0.properties["application.process.id"] == String(daemon.pid) })
+        try sound.pactl(["move-sink-input", String(stream.index), "a"])
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" })
+        usleep(1_000_000)
+        XCTAssertEqual(ourSinkName, "a", "the user's own move stands")
+
+        try quaver("SetOutput", [.string("")])
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" }, "back on the default")
+        XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "")
+    }
+
+    func checkAnUnknownOutputIsRefusedAndChangesNothing() throws {
+        assertPlaysOn("before")
+        XCTAssertThrowsError(try quaver("SetOutput", [.string("no such sink")])) {
+            XCTAssertEqual(($0 as? DBusError)?.name, "org.freedesktop.DBus.Error.InvalidArgs")
+        }
+        XCTAssertEqual(ourSinkName, "a")
+        XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "")
+        assertPlaysOn("after")
+    }
+
+    func checkTheChosenSinkRemovedPausesAndItsReturnResumesThere() throws {
+        assertPlaysOn("before")
+        let module = try loadSink("c")
+        try quaver("SetOutput", [.string("c")])
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" })
+        try sound.pactl(["unload-module", module])
+        XCTAssertTrue(eventually(timeout: 10) { self.status == "Paused" }, "removing the chosen sink pauses")
+        let returned = Date()
+        _ = try loadSink("c")
+        XCTAssertTrue(eventually(timeout: 10) { self.status == "Playing" }, "its return within the window resumes")
+        print("\(sound.name): chosen sink back → quaverd Playing in \(Int(Date().timeIntervalSince(returned) * 1000)) ms (after pactl returned)")
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" }, "the stream goes back to c")
+        XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "c")
+        assertPlaysOn("on c again")
+    }
+
+    func checkTheChoiceIsKeptAcrossARestart() throws {
+        assertPlaysOn("before")
+        _ = try loadSink("c")
+        try quaver("SetOutput", [.string("c")])
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" })
+        daemon = nil  // SIGTERM: the state is saved on the way out
+        try startDaemon()
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" }, "after the restart: \(String(describing: ourSinkName))")
+        XCTAssertEqual(quaverProperty("ChosenOutput")?.stringValue, "c")
+    }
+}
+
+final class OutputChoiceOnPulseAudioTests: OutputChoiceChecks {
+    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
+
+    func testSetOutputMovesTheStreamAndKeepsThePosition() throws { try checkSetOutputMovesTheStreamAndKeepsThePosition() }
+    func testAnUnknownOutputIsRefusedAndChangesNothing() throws { try checkAnUnknownOutputIsRefusedAndChangesNothing() }
+    func testTheChosenSinkRemovedPausesAndItsReturnResumesThere() throws {
+        try checkTheChosenSinkRemovedPausesAndItsReturnResumesThere()
+    }
+    func testTheChoiceIsKeptAcrossARestart() throws { try checkTheChoiceIsKeptAcrossARestart() }
+    func testSinksComingAndGoingAreSignalled() throws { try checkSinksComingAndGoingAreSignalled() }
+}
+
+final class OutputChoiceOnPipeWireTests: OutputChoiceChecks {
+    override func makeServer() throws -> SoundServerRig { try PipeWireServer() }
+
+    func testSetOutputMovesTheStreamAndKeepsThePosition() throws { try checkSetOutputMovesTheStreamAndKeepsThePosition() }
+    func testAnUnknownOutputIsRefusedAndChangesNothing() throws { try checkAnUnknownOutputIsRefusedAndChangesNothing() }
+    func testTheChosenSinkRemovedPausesAndItsReturnResumesThere() throws {
+        try checkTheChosenSinkRemovedPausesAndItsReturnResumesThere()
+    }
+    func testTheChoiceIsKeptAcrossARestart() throws { try checkTheChoiceIsKeptAcrossARestart() }
+    func testSinksComingAndGoingAreSignalled() throws { try checkSinksComingAndGoingAreSignalled() }
+}
