@@ -14,6 +14,10 @@ final class ArtFolder {
         self.url = url
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         mkdir(url.path, 0o700)
+        descriptor = try Self.openOwnFolder(url)
+    }
+
+    private static func openOwnFolder(_ url: URL) throws -> Int32 {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -23,14 +27,18 @@ final class ArtFolder {
         }
         var status = stat()
         fstat(descriptor, &status)
-        let problem = status.st_uid != geteuid() ? "owned by user \(status.st_uid), not by us (\(geteuid()))"
-            : status.st_mode & 0o022 != 0 ? "writable by others (mode \(String(status.st_mode & 0o777, radix: 8)))" : nil
-        if let problem {
+        if let problem = problem(with: status) {
             close(descriptor)
             throw Refusal(url, problem)
         }
         if status.st_mode & 0o077 != 0 { fchmod(descriptor, 0o700) }
-        self.descriptor = descriptor
+        return descriptor
+    }
+
+    private static func problem(with status: stat) -> String? {
+        if status.st_uid != geteuid() { return "owned by user \(status.st_uid), not by us (\(geteuid()))" }
+        if status.st_mode & 0o022 != 0 { return "writable by others (mode \(String(status.st_mode & 0o777, radix: 8)))" }
+        return nil
     }
 
     deinit { close(descriptor) }

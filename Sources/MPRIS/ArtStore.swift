@@ -28,7 +28,7 @@ public final class ArtStore {
         self.log = log
     }
 
-    /// The file holding `bytes`, written if it is not there yet; nil for what may not be shown: more than
+    /// The file holding `cover`, written if it is not there yet; nil for what may not be shown: more than
     /// `CoverImage.maximumByteCount` bytes, not an image by its first bytes, or too many pixels. The file
     /// extension comes from the bytes, never from the tag's MIME type.
     func file(for cover: CoverImage) -> URL? {
