@@ -15,15 +15,23 @@ extension BaseDirectory {
     }
 
     /// Sets Quaver's folder here to 0700 if it exists and group or others have any access; returns what it
-    /// changed, nil when the folder is missing or already private. A symbolic link is left alone.
+    /// changed, nil when the folder is missing or already private. A symbolic link is left alone, and never
+    /// followed: the mode is changed through a descriptor opened with O_NOFOLLOW. A folder that belongs to
+    /// another user is refused (an error), not changed: its owner could change it back.
     public func makeQuaverFolderPrivate(environment: [String: String] = ProcessInfo.processInfo.environment) throws
         -> Tightened? {
         let folder = try quaverFolder(environment: environment)
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
         var info = stat()
-        guard lstat(folder.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        guard fstat(fd, &info) == 0 else { return nil }
+        guard info.st_uid == geteuid() else {
+            throw BaseDirectoryError(description: "\(folder.path) belongs to user \(info.st_uid), not to us (\(geteuid())): left as it is")
+        }
         let mode = UInt16(info.st_mode & 0o7777)
         guard mode & 0o077 != 0 else { return nil }
-        guard chmod(folder.path, 0o700) == 0 else {
+        guard fchmod(fd, 0o700) == 0 else {
             throw BaseDirectoryError(description: "cannot make \(folder.path) private: \(String(cString: strerror(errno)))")
         }
         return Tightened(folder: folder, formerMode: mode)

@@ -11,7 +11,7 @@ public struct Configuration: Equatable, Sendable {
     public var notifications = Notifications()
     public var snapcast = Snapcast()
     public var library = Library()
-    public var playlists = Playlists()
+    public var scrobble = Scrobble()
     public var log = Log()
 
     public init() {}
@@ -110,6 +110,16 @@ public struct Configuration: Equatable, Sendable {
         public var sampleFormat = SnapcastSampleFormat(rate: 48_000, bits: 16, channels: 2)
     }
 
+    /// `[scrobble]`: listens sent to ListenBrainz or a server speaking its API. The token is never in this file.
+    public struct Scrobble: Equatable, Sendable {
+        /// `listenbrainz-url`: the server's root, e.g. `https://api.listenbrainz.org`; empty: nothing is sent.
+        public var listenBrainzURL = ""
+        /// `token-file`: absolute path of a file only its owner may read (0600) holding the user token.
+        public var tokenFile = ""
+        /// `token-command`: a command (run with `/bin/sh -c`) that prints the token, e.g. a password manager's.
+        public var tokenCommand = ""
+    }
+
     /// `[library]`: the music library (docs/library.md).
     public struct Library: Equatable, Sendable {
         /// `folders`: the folders indexed, absolute or `~/…`; `$XDG_MUSIC_DIR` stands for the user's music
@@ -119,13 +129,6 @@ public struct Configuration: Equatable, Sendable {
         /// The placeholder for the user's XDG music folder.
         public static let musicFolder = "$XDG_MUSIC_DIR"
         public static let maximumFolderCount = 64
-    }
-
-    /// `[playlists]`: the saved playlists (`quaver save`, MPRIS Playlists).
-    public struct Playlists: Equatable, Sendable {
-        /// `music-folder`: tracks under it are saved relative to the playlist, so the playlists keep working when
-        /// the home folder moves to another machine; empty means `~/Music`.
-        public var musicFolder = ""
     }
 
     /// `[log]`

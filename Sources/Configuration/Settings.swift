@@ -28,7 +28,7 @@ struct Setting {
         flag("interruptions", "resume-after-wake", \.interruptions.resumeAfterWake),
         flag("interruptions", "pause-on-output-removed", \.interruptions.pauseOnOutputRemoved),
         flag("interruptions", "resume-when-output-returns", \.interruptions.resumeWhenOutputReturns),
-        seconds("interruptions", "resume-window-minutes", \.interruptions.resumeWindowMinutes, upTo: 1440),
+        seconds("interruptions", "resume-window-minutes", \.interruptions.resumeWindowMinutes, upTo: 1440, unit: "minutes"),
         flag("interruptions", "pause-on-session-inactive", \.interruptions.pauseOnSessionInactive),
         flag("interruptions", "pause-when-other-player-starts", \.interruptions.pauseWhenOtherPlayerStarts),
         flag("power", "keep-awake-while-playing", \.power.keepAwakeWhilePlaying),
@@ -42,7 +42,9 @@ struct Setting {
         integer("snapcast", "port", \.snapcast.port, 1...65_535),
         sampleFormat("snapcast", "sample-format", \.snapcast.sampleFormat),
         folders("library", "folders", \.library.folders),
-        folder("playlists", "music-folder", \.playlists.musicFolder),
+        webRoot("scrobble", "listenbrainz-url", \.scrobble.listenBrainzURL),
+        absolutePath("scrobble", "token-file", \.scrobble.tokenFile),
+        anyText("scrobble", "token-command", \.scrobble.tokenCommand),
         choice("log", "level", \.log.level),
     ]
 
@@ -65,12 +67,12 @@ struct Setting {
         }
     }
 
-    /// A duration in seconds: an integer or a float, more than 0 and at most `limit`.
+    /// A duration in `unit`s: an integer or a float, more than 0 and at most `limit`.
     private static func seconds(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, Double>,
-                                upTo limit: Double) -> Setting {
+                                upTo limit: Double, unit: String = "seconds") -> Setting {
         Setting(section: section, key: key) { value, configuration in
             guard let number = value.double ?? value.int.map(Double.init), number > 0, number <= limit else {
-                return "a number of seconds more than 0 and at most \(Int(limit))"
+                return "a number of \(unit) more than 0 and at most \(Int(limit))"
             }
             configuration[keyPath: field] = number
             return nil
@@ -99,8 +101,27 @@ struct Setting {
         }
     }
 
+    /// Empty, or an http(s) URL.
+    private static func webRoot(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string, text.isEmpty || text.hasPrefix("https://") || text.hasPrefix("http://"),
+                  !text.contains(where: { $0.isWhitespace }) else { return "\"\" or an http(s) URL" }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
+    /// Any string, empty included.
+    private static func anyText(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+        Setting(section: section, key: key) { value, configuration in
+            guard let text = value.string else { return "a string" }
+            configuration[keyPath: field] = text
+            return nil
+        }
+    }
+
     /// Empty, or an absolute path.
-    private static func folder(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
+    private static func absolutePath(_ section: String, _ key: String, _ field: WritableKeyPath<Configuration, String>) -> Setting {
         Setting(section: section, key: key) { value, configuration in
             guard let text = value.string, text.isEmpty || text.hasPrefix("/") else { return "\"\" or an absolute path" }
             configuration[keyPath: field] = text

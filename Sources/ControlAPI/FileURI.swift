@@ -32,8 +32,13 @@ public enum FileURI {
     /// to `workingDirectory`, becomes a `file://` URI. The CLI's `MediaSources` resolves paths with the same
     /// `LocalPath.absolute` and `encode`, so `quaverd x.flac` and `quaver add x.flac` queue the same URI.
     public static func uri(forArgument argument: String, workingDirectory: String) -> String {
-        if LocalPath.uriScheme(argument) != nil { return argument }
-        return encode(pathBytes: LocalPath.absolute(Array(argument.utf8), in: Array(workingDirectory.utf8)))
+        uri(forArgumentBytes: Array(argument.utf8), workingDirectory: workingDirectory)
+    }
+
+    /// The same for an argument as the program's bytes (`LocalPath.commandLineBytes`): a path need not be UTF-8.
+    public static func uri(forArgumentBytes argument: [UInt8], workingDirectory: String) -> String {
+        if let text = String(validating: argument, as: UTF8.self), LocalPath.uriScheme(text) != nil { return text }
+        return encode(pathBytes: LocalPath.absolute(argument, in: Array(workingDirectory.utf8)))
     }
 
     /// The decoded path bytes of a local `file:` URI: `file:///p`, `file://localhost/p` or `file:/p`.

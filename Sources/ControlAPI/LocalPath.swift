@@ -27,6 +27,28 @@ public enum LocalPath {
         normalized(path.first == UInt8(ascii: "/") ? path : folder + [UInt8(ascii: "/")] + path)
     }
 
+    /// The bytes the program was given for each of `items` (its command-line arguments, as parsed): Swift's
+    /// `CommandLine.arguments` repair a file name that is not UTF-8 (`latin\xE9.flac` becomes `latin�.flac`,
+    /// which names no file). Each item takes the first unused raw argument that reads as it; one that none
+    /// does keeps its own UTF-8.
+    public static func commandLineBytes(of items: [String]) -> [[UInt8]] {
+        var raw = (1..<Int(CommandLine.argc)).compactMap { index in CommandLine.unsafeArgv[index].map(bytes(ofCString:)) }
+        return items.map { item in
+            guard let index = raw.firstIndex(where: { String(decoding: $0, as: UTF8.self) == item }) else { return Array(item.utf8) }
+            return raw.remove(at: index)
+        }
+    }
+
+    private static func bytes(ofCString text: UnsafeMutablePointer<CChar>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var next = text
+        while next.pointee != 0 {
+            bytes.append(UInt8(bitPattern: next.pointee))
+            next += 1
+        }
+        return bytes
+    }
+
     /// `body` given `path` (bytes without NUL) as a C string, for the system calls that take a file name.
     public static func withCString<Result>(_ path: [UInt8], _ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
         try (path + [0]).withUnsafeBufferPointer { bytes in

@@ -184,9 +184,9 @@ enum ValueReader {
         case TypeCode.int64: return .int64(basic(&iter, Int64(0)))
         case TypeCode.uint64: return .uint64(basic(&iter, UInt64(0)))
         case TypeCode.double: return .double(basic(&iter, Double(0)))
-        case TypeCode.string: return .string(text(&iter))
-        case TypeCode.objectPath: return .objectPath(ObjectPath(trusted: text(&iter)))
-        case TypeCode.signature: return .signature(Signature(trusted: text(&iter)))
+        case TypeCode.string: return .string(try text(&iter))
+        case TypeCode.objectPath: return .objectPath(ObjectPath(trusted: try text(&iter)))
+        case TypeCode.signature: return .signature(Signature(trusted: try text(&iter)))
         case TypeCode.array: return try array(&iter)
         case TypeCode.structure, TypeCode.dictEntry: return .structure(try elements(&iter))
         case TypeCode.variant:
@@ -208,10 +208,19 @@ enum ValueReader {
         return value
     }
 
-    private static func text(_ iter: inout DBusMessageIter) -> String {
+    /// Longer strings are refused (InvalidArgs) before they are copied: nothing quaverd is sent needs more
+    /// (a URI is at most 64 KiB), and a client's 100 MB string was another 100 MB of memory and a copy on
+    /// the loop, after libdbus had already spent 0.15 s validating it.
+    static let maximumStringBytes = 1 << 20
+
+    private static func text(_ iter: inout DBusMessageIter) throws -> String {
         var pointer: UnsafePointer<CChar>? = nil
         dbus_message_iter_get_basic(&iter, &pointer)
-        return pointer.map { String(cString: $0) } ?? ""
+        guard let pointer else { return "" }
+        guard strnlen(pointer, maximumStringBytes + 1) <= maximumStringBytes else {
+            throw DBusError.invalidArgs("a string of more than \(maximumStringBytes) bytes")
+        }
+        return String(cString: pointer)
     }
 
     /// Calls `body` on each element of the container at `iter`, with its type code.
@@ -227,13 +236,13 @@ enum ValueReader {
 
     /// The elements of an `as` or `ao`, read without asking each one's type: an AddTracks of 100 000 URIs
     /// is decoded in the turn that dispatches it.
-    private static func texts(_ iter: inout DBusMessageIter, objectPaths: Bool) -> [DBusValue] {
+    private static func texts(_ iter: inout DBusMessageIter, objectPaths: Bool) throws -> [DBusValue] {
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(&iter, &sub)
         var values: [DBusValue] = []
         guard dbus_message_iter_get_arg_type(&sub) != TypeCode.invalid else { return values }
         repeat {
-            values.append(objectPaths ? .objectPath(ObjectPath(trusted: text(&sub))) : .string(text(&sub)))
+            values.append(objectPaths ? .objectPath(ObjectPath(trusted: try text(&sub))) : .string(try text(&sub)))
         } while dbus_message_iter_next(&sub) != 0
         return values
     }
@@ -249,7 +258,7 @@ enum ValueReader {
         // The element type is known even when the array is empty.
         let elementType = dbus_message_iter_get_element_type(&iter)
         if elementType == TypeCode.string || elementType == TypeCode.objectPath {
-            return .array(element: elementSignature(&iter, elementType), texts(&iter, objectPaths: elementType == TypeCode.objectPath))
+            return .array(element: elementSignature(&iter, elementType), try texts(&iter, objectPaths: elementType == TypeCode.objectPath))
         }
         guard elementType == TypeCode.dictEntry else {
             return .array(element: elementSignature(&iter, elementType), try elements(&iter))

@@ -110,8 +110,10 @@ final class Pipeline {
         connections.append(playbin.connect("source-setup") { source in
             GStreamerEngine.setUpSource(source, slot: slot, network: network)
         })
-        if let proxy = network.proxy {
-            connections.append(playbin.connectDeepElementAdded { GStreamerEngine.setProxy(proxy, on: $0) })
+        // Every network source inside playbin: its own, and those hlsdemux makes for each fragment, which
+        // `source-setup` never sees.
+        if let proxy = SourceProxy.forSources(configured: network.proxy) {
+            connections.append(playbin.connectDeepElementAdded { proxy.apply(to: $0) })
         }
     }
 

@@ -27,6 +27,17 @@ public final class LibraryCatalog {
                                   filter.values).compactMap { $0.text(0) }
     }
 
+    /// The indexed track at `uri`, if any (a listen's MusicBrainz ids come from here).
+    public func track(uri: String) throws -> LibraryTrack? {
+        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?", [.text(uri)]).first.map(Self.track)
+    }
+
+    /// The URIs of the `limit` tracks whose files changed last (new files come with their copy's time), newest first.
+    public func recentlyChanged(limit: Int) throws -> [String] {
+        try database.query("SELECT uri FROM tracks WHERE missing = 0 ORDER BY modified DESC, uri LIMIT ?",
+                           [.integer(Int64(max(0, limit)))]).compactMap { $0.text(0) }
+    }
+
     /// Artists (album artists, or the track's first artist) of the matching tracks, with their track counts.
     public func artists(_ query: SearchQuery) throws -> [(name: String, tracks: Int)] {
         let filter = Self.filter(query)

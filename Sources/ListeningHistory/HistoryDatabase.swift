@@ -1,5 +1,6 @@
 // ListeningHistory: what was played, how often, what the user liked, and the listens waiting for ListenBrainz, in
 // `$XDG_STATE_HOME/quaver/history.db`. An adapter: imports PlayerCore, SQLite, BaseDirectories, EventLoop, swift-log.
+import PlayerCore
 import SQLite
 
 /// What the history knows of one track (by URI).
@@ -25,6 +26,8 @@ public struct Listen: Equatable, Sendable {
     public let album: String?
     public let durationSeconds: Int?
     public let trackNumber: Int?
+    /// MusicBrainz ids, when the file is tagged with them (the library reads them).
+    public var musicBrainz = MusicBrainzTags()
 
     public init(listenedAt: Int64, uri: String, artist: String?, title: String?, album: String?, durationSeconds: Int?,
                 trackNumber: Int?) {
@@ -35,6 +38,30 @@ public struct Listen: Equatable, Sendable {
         self.album = album
         self.durationSeconds = durationSeconds
         self.trackNumber = trackNumber
+    }
+}
+
+/// A track's MusicBrainz ids as tagged; empty when not.
+public struct MusicBrainzTags: Equatable, Sendable {
+    public var recording = ""
+    public var release = ""
+    public var artist = ""
+
+    public init(recording: String = "", release: String = "", artist: String = "") {
+        self.recording = recording
+        self.release = release
+        self.artist = artist
+    }
+}
+
+extension Listen {
+    /// A play as ListenBrainz takes it: stamped with when it started; the first artist, the title and the album as
+    /// tagged (an untagged file has no title here, only a name to show).
+    public init(_ play: ListenCounter.Play) {
+        let track = play.track
+        self.init(listenedAt: play.startedAt, uri: track.uri, artist: track.tags.artists.first, title: track.tags.title,
+                  album: track.tags.album, durationSeconds: track.duration.map { Int($0.components.seconds) },
+                  trackNumber: track.tags.trackNumber)
     }
 }
 
@@ -61,9 +88,21 @@ public final class HistoryDatabase {
         ) WITHOUT ROWID;
         CREATE INDEX listens_waiting ON listens (listened_at) WHERE sent = 0;
         """,
+        """
+        ALTER TABLE listens ADD COLUMN recording_mbid TEXT;
+        ALTER TABLE listens ADD COLUMN release_mbid TEXT;
+        ALTER TABLE listens ADD COLUMN artist_mbid TEXT;
+        """,
+        """
+        CREATE TABLE playlist_plays (
+            playlist_id TEXT PRIMARY KEY NOT NULL,
+            last_played INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     private let database: Database
+    public var path: String { database.path }
 
     public init(path: String) throws {
         database = try Database(path: path)
@@ -104,10 +143,12 @@ public final class HistoryDatabase {
             try database.run("UPDATE tracks SET play_count = play_count + 1, last_played = ? WHERE uri = ?",
                              [.integer(listen.listenedAt), .text(listen.uri)])
             try database.run("""
-                INSERT OR IGNORE INTO listens (listened_at, uri, artist, title, album, duration_seconds, track_number)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT OR IGNORE INTO listens (listened_at, uri, artist, title, album, duration_seconds, track_number,
+                                               recording_mbid, release_mbid, artist_mbid)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(listen.listenedAt), .text(listen.uri), Self.text(listen.artist), Self.text(listen.title),
-                      Self.text(listen.album), Self.integer(listen.durationSeconds), Self.integer(listen.trackNumber)])
+                      Self.text(listen.album), Self.integer(listen.durationSeconds), Self.integer(listen.trackNumber),
+                      .text(listen.musicBrainz.recording), .text(listen.musicBrainz.release), .text(listen.musicBrainz.artist)])
         }
     }
 
@@ -126,14 +167,32 @@ public final class HistoryDatabase {
         }
     }
 
+    /// A playlist (by its id) was played at `time`: MPRIS Playlists' LastPlayDate ordering.
+    public func recordPlaylistPlayed(_ id: String, at time: Int64) throws {
+        try database.run("INSERT OR REPLACE INTO playlist_plays (playlist_id, last_played) VALUES (?, ?)",
+                         [.text(id), .integer(time)])
+    }
+
+    /// When each playlist was last played, by id.
+    public func playlistPlays() throws -> [String: Int64] {
+        var plays: [String: Int64] = [:]
+        for row in try database.query("SELECT playlist_id, last_played FROM playlist_plays") {
+            if let id = row.text(0), let time = row.integer(1) { plays[id] = time }
+        }
+        return plays
+    }
+
     /// The oldest listens not sent yet, oldest first.
     public func waitingListens(limit: Int) throws -> [Listen] {
         try database.query("""
-            SELECT listened_at, uri, artist, title, album, duration_seconds, track_number FROM listens
-            WHERE sent = 0 ORDER BY listened_at LIMIT ?
+            SELECT listened_at, uri, artist, title, album, duration_seconds, track_number, recording_mbid, release_mbid,
+                   artist_mbid FROM listens WHERE sent = 0 ORDER BY listened_at LIMIT ?
             """, [.integer(Int64(limit))]).map { row in
-            Listen(listenedAt: row.integer(0) ?? 0, uri: row.text(1) ?? "", artist: row.text(2), title: row.text(3),
-                   album: row.text(4), durationSeconds: row.integer(5).map(Int.init), trackNumber: row.integer(6).map(Int.init))
+            var listen = Listen(listenedAt: row.integer(0) ?? 0, uri: row.text(1) ?? "", artist: row.text(2), title: row.text(3),
+                                album: row.text(4), durationSeconds: row.integer(5).map(Int.init),
+                                trackNumber: row.integer(6).map(Int.init))
+            listen.musicBrainz = MusicBrainzTags(recording: row.text(7) ?? "", release: row.text(8) ?? "", artist: row.text(9) ?? "")
+            return listen
         }
     }
 

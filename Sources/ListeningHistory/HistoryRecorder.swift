@@ -17,6 +17,8 @@ public final class HistoryRecorder: PlayerObserver {
     private var counter: ListenCounter?
     private var ticker: LoopSource?
     public private(set) var tracks: [String: TrackHistory] = [:]
+    /// When each playlist (by id) was last played.
+    public private(set) var playlistPlays: [String: Int64] = [:]
 
     /// A track's history changed (URI): its MPRIS metadata is out of date.
     public var onTrackChanged: ((String) -> Void)?
@@ -24,6 +26,8 @@ public final class HistoryRecorder: PlayerObserver {
     public var onStarted: ((ListenCounter.Play) -> Void)?
     /// A listen counted and was written (in the file, waiting to be sent), on the loop.
     public var onListen: ((Listen, ListenCounter.Play) -> Void)?
+    /// A track's MusicBrainz ids (URI), when something knows them (the music library), for its listens.
+    public var musicBrainzTags: ((String) -> MusicBrainzTags?)?
 
     /// - Parameters:
     ///   - database: nil when the file could not be opened: nothing is kept, everything else works.
@@ -40,13 +44,17 @@ public final class HistoryRecorder: PlayerObserver {
     /// Reads the file's history on the history queue; it joins what the loop recorded meanwhile.
     public func load() {
         queue.async { [database, log] in
-            let stored: [String: TrackHistory]
-            do { stored = try database?.all() ?? [:] } catch {
+            let stored: [String: TrackHistory], plays: [String: Int64]
+            do {
+                stored = try database?.all() ?? [:]
+                plays = try database?.playlistPlays() ?? [:]
+            } catch {
                 log.error("the listening history cannot be read: \(error)")
                 return
             }
             EventLoop.main.post { [weak self] in
                 self?.tracks.merge(stored) { mine, _ in mine }
+                self?.playlistPlays.merge(plays) { mine, _ in mine }
                 self?.noteQueued()
             }
         }
@@ -81,6 +89,13 @@ public final class HistoryRecorder: PlayerObserver {
         write("a rating") { try $0.setRating(uri, stars, at: time) }
     }
 
+    /// A playlist was loaded to be played.
+    public func playlistPlayed(_ id: String) {
+        let time = now()
+        playlistPlays[id] = time
+        write("a playlist played") { try $0.recordPlaylistPlayed(id, at: time) }
+    }
+
     // MARK: Counting
 
     private func counted(_ event: ListenCounter.Event) {
@@ -98,9 +113,8 @@ public final class HistoryRecorder: PlayerObserver {
         history.lastPlayed = time
         tracks[track.uri] = history
         onTrackChanged?(track.uri)
-        let listen = Listen(listenedAt: time, uri: track.uri, artist: track.tags.artists.first, title: track.tags.title,
-                            album: track.tags.album, durationSeconds: track.duration.map { Int($0.components.seconds) },
-                            trackNumber: track.tags.trackNumber)
+        var listen = Listen(play)
+        listen.musicBrainz = musicBrainzTags?(track.uri) ?? MusicBrainzTags()
         guard let database else { return }
         queue.async { [log] in
             do {

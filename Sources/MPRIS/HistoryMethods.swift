@@ -19,8 +19,11 @@ extension MPRISService {
             },
             method("GetHistory", [Argument("limit", "u")], outputs: [Argument("tracks", "a(suuxxi)")]) { service, arguments in
                 let history = try service.requireHistory()
-                let rows = history.recentlyPlayed(limit: Int(arguments[0].int64Value ?? 0)).map { uri, known in
-                    DBusValue.structure([.string(PublicText.from(uri, limit: PublicText.maximumURLUTF8Count)), .uint32(UInt32(clamping: known.playCount)),
+                let played = history.allTracks.filter { $0.statistics.lastPlayed != nil }
+                    .sorted { ($0.statistics.lastPlayed ?? 0, $0.uri) > ($1.statistics.lastPlayed ?? 0, $1.uri) }
+                let rows = played.prefix(Int(arguments[0].int64Value ?? 0)).map { uri, known in
+                    DBusValue.structure([.string(PublicText.from(uri, limit: PublicText.maximumURLUTF8Count)),
+                                         .uint32(UInt32(clamping: known.playCount)),
                                          .uint32(UInt32(clamping: known.skipCount)), .int64(known.lastPlayed ?? 0),
                                          .int64(known.firstAdded), .int32(Int32(known.rating ?? -1))])
                 }
@@ -38,7 +41,8 @@ extension MPRISService {
     private func ratedURI(_ value: DBusValue) throws -> String {
         let id = value.objectPathValue == TrackPath.noTrack ? player.currentTrackID : queuedTrack(value)
         guard let id, let uri = player.uri(of: id) else {
-            throw DBusError.invalidArgs("\(value.objectPathValue?.rawValue ?? "?") is not a track in the queue, and nothing is current")
+            let named = value.objectPathValue?.rawValue ?? "?"
+            throw DBusError.invalidArgs("\(named) is not a track in the queue, and nothing is current")
         }
         return uri
     }

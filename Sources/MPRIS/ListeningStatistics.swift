@@ -36,8 +36,11 @@ public protocol ListeningStatisticsSource: AnyObject {
     func statistics(of uri: String) -> ListeningStatistics?
     /// Sets (0…5) or clears (nil) a track's rating.
     func rate(_ uri: String, stars: Int?)
-    /// Up to `limit` tracks, most recently played first.
-    func recentlyPlayed(limit: Int) -> [(uri: String, statistics: ListeningStatistics)]
+    /// Every track the history knows, in no particular order.
+    var allTracks: [(uri: String, statistics: ListeningStatistics)] { get }
+    /// When each playlist (by id) was last played, seconds since 1970.
+    var playlistPlays: [String: Int64] { get }
+    func playlistPlayed(_ id: String)
 }
 
 /// `2026-11-26T14:30:00Z`: xesam dates are ISO 8601; UTC, so no time zone database is needed.

@@ -14,6 +14,7 @@ import DBus
 import EventLoop
 import Logging
 import PlayerCore
+import PublicText
 
 public final class MPRISService: PlayerObserver {
     static let objectPath = ObjectPath(stringLiteral: ControlAPI.objectPath)
@@ -106,7 +107,8 @@ public final class MPRISService: PlayerObserver {
             batcher.markChanged(Self.playerInterface)
         case .trackFailed(let id, let error):
             let uri = player.track(id)?.uri ?? player.lastError.flatMap { $0.track == id ? $0.uri : nil } ?? "\(id)"
-            log.warning("cannot play \(uri): \(error)")
+            // Masked here as one URL: the log handler reads free text, where a value ends at a quote.
+            log.warning("cannot play \(PublicText.url(uri)): \(error)")
         case .currentTrack(let id):
             metadataMap.keepBuilt(onlyOf: id)
             batcher.markChanged(Self.playerInterface)
@@ -214,9 +216,10 @@ extension MPRISService {
                                        + "\(InputLimits.maximumQueueLength); the queue is unchanged")
     }
 
-    /// The track a client names, or nil for NoTrack, a foreign path or a track no longer queued.
+    /// The track a client names, or nil for NoTrack, a foreign path or a track no longer queued. Looked up
+    /// by its place, without building the `Track`: RemoveTracks of 100 000 ids took 230 ms that way.
     func queuedTrack(_ value: DBusValue) -> TrackID? {
-        guard let path = value.objectPathValue, let id = TrackPath.id(of: path), player.track(id) != nil else {
+        guard let path = value.objectPathValue, let id = TrackPath.id(of: path), player.index(of: id) != nil else {
             return nil
         }
         return id

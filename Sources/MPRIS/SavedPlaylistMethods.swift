@@ -13,8 +13,11 @@ extension SavedPlaylists {
             later("SavePlaylist", [Argument("name", "s")], outputs: [Argument("id", "o")]) { this, args, reply in
                 let name = try Self.name(args[0])
                 let tracks = this.mpris.player.queueSnapshot, folder = this.folder, now = this.now()
-                this.perform(reply, { try folder.save(tracks, as: name, now: now) }, then: { saved in
-                    this.update(saved)
+                this.perform(reply, { () throws -> (SavedPlaylist, String?) in
+                    let saved = try folder.save(tracks, as: name, now: now)
+                    return (saved, this.icon(of: saved))
+                }, then: { saved, icon in
+                    this.update(saved, icon: icon)
                     return [.objectPath(Self.path(of: saved))]
                 })
             },
@@ -30,9 +33,10 @@ extension SavedPlaylists {
             },
             later("ListPlaylists", outputs: [Argument("playlists", "a(osuxx)")]) { this, _, reply in
                 let folder = this.folder
+                this.refreshFound()  // queued first on the worker: read before the answer's listing
                 this.perform(reply, { (folder.folderModification, try folder.list()) }, then: { modification, playlists in
                     this.replaceListing(playlists, modification: modification)
-                    let rows = playlists.sorted { $0.name.text < $1.name.text }.map { playlist in
+                    let rows = this.fileBacked.sorted { $0.name.text < $1.name.text }.map { playlist in
                         DBusValue.structure([.objectPath(Self.path(of: playlist)), .string(playlist.name.text),
                                              .uint32(UInt32(clamping: playlist.entryCount)), .int64(playlist.created),
                                              .int64(playlist.modified)])
@@ -42,6 +46,7 @@ extension SavedPlaylists {
             },
             later("RemovePlaylist", [Argument("name", "s")]) { this, args, reply in
                 let name = try Self.name(args[0]), folder = this.folder
+                try this.refuseIfFound(name)
                 this.perform(reply, { try folder.remove(name) }, then: { _ in
                     this.forget(name)
                     return []
@@ -49,8 +54,9 @@ extension SavedPlaylists {
             },
             later("RenamePlaylist", [Argument("name", "s"), Argument("new_name", "s")]) { this, args, reply in
                 let name = try Self.name(args[0]), newName = try Self.name(args[1]), folder = this.folder
+                try this.refuseIfFound(name)
                 this.perform(reply, { try folder.rename(name, to: newName) }, then: { renamed in
-                    this.update(renamed)
+                    this.update(renamed, icon: this.icons[renamed.id])
                     return []
                 })
             },

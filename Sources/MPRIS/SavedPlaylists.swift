@@ -2,6 +2,7 @@ import ControlAPI
 import DBus
 import Dispatch
 import EventLoop
+import Library
 import PlayerCore
 import PlaylistStore
 
@@ -17,23 +18,35 @@ public final class SavedPlaylists: PlayerObserver {
     let mpris: MPRISService
     let folder: PlaylistFolder
     private let worker = DispatchQueue(label: "quaver.playlists")
+    /// The cover beside each playlist's first track, looked up on the worker with listings of its own (the adapter's
+    /// `ArtworkCache` belongs to the loop); `icons` by playlist id, on the loop.
+    private let workerArtwork: ArtworkCache
+    private(set) var icons: [String: String] = [:]
     let now: () -> Int64
     /// Every saved playlist by id, as last read or changed; `listedModification` is the folder's time then.
     private(set) var listing: [String: SavedPlaylist] = [:]
+    /// Playlists found among the music (`FoundPlaylists`), read-only, by id; a saved one of the same name hides one.
+    private(set) var found: [String: SavedPlaylist] = [:]
     private var listedModification: Int64 = -1
     private var refreshing = false
     /// The playlist the queue was last loaded from, until the queue is replaced by something else or cleared.
     private(set) var activeID: String?
     private var replacingQueue = false
+    /// The music library, for the smart playlists that need it (recently added, never played).
+    public var library: MusicLibrary? {
+        didSet { mpris.batcher.markChanged(Self.interfaceName) }
+    }
 
     /// - Parameter now: seconds since 1970, for a new playlist's creation time.
     public init(mpris: MPRISService, folder: PlaylistFolder, now: @escaping () -> Int64) {
         self.mpris = mpris
         self.folder = folder
         self.now = now
+        workerArtwork = ArtworkCache(directory: mpris.configuration.artwork.directory)
         mpris.batcher.watch(Self.interfaceName) { [weak self] in self?.signalledValues ?? [:] }
         mpris.player.addObserver(self)
         refreshIfChanged()
+        refreshFound()
     }
 
     public func playerDidChange(_ change: PlayerChange) {
@@ -84,13 +97,45 @@ public final class SavedPlaylists: PlayerObserver {
         guard modification != listedModification, !refreshing else { return }
         refreshing = true
         let folder = folder
-        worker.async {
+        worker.async { [workerArtwork] in
             let playlists = (try? folder.list()) ?? []
+            let icons = Self.icons(of: playlists, workerArtwork)
             EventLoop.main.post { [weak self] in
                 self?.refreshing = false
+                self?.icons.merge(icons) { $1 }
                 self?.replaceListing(playlists, modification: modification)
             }
         }
+    }
+
+    /// Looks for playlists among the music again, on the worker (at start, and for each ListPlaylists).
+    func refreshFound() {
+        let folders = folder.musicFolders
+        worker.async { [workerArtwork] in
+            let playlists = FoundPlaylists.find(in: folders)
+            let icons = Self.icons(of: playlists, workerArtwork)
+            EventLoop.main.post { [weak self] in
+                guard let self else { return }
+                self.icons.merge(icons) { $1 }
+                let count = self.found.count
+                self.found = Dictionary(playlists.map { ($0.id, $0) }) { first, _ in first }
+                if self.found.count != count { self.mpris.batcher.markChanged(Self.interfaceName) }
+            }
+        }
+    }
+
+    /// On the worker: the `file://` URL of the cover beside each playlist's first track, where there is one.
+    private static func icons(of playlists: [SavedPlaylist], _ artwork: ArtworkCache) -> [String: String] {
+        var icons: [String: String] = [:]
+        for playlist in playlists {
+            icons[playlist.id] = playlist.firstURI.flatMap { artwork.folderCover(besides: $0)?.absoluteString }
+        }
+        return icons
+    }
+
+    /// The icon of one playlist just saved, on the worker.
+    func icon(of playlist: SavedPlaylist) -> String? {
+        Self.icons(of: [playlist], workerArtwork)[playlist.id]
     }
 
     func replaceListing(_ playlists: [SavedPlaylist], modification: Int64) {
@@ -101,17 +146,26 @@ public final class SavedPlaylists: PlayerObserver {
         if listing.count != count { mpris.batcher.markChanged(Self.interfaceName) }
     }
 
+    /// Quaver's own playlist of that name, else one found among the music.
     func playlist(named name: PlaylistName) -> SavedPlaylist? {
-        listing.values.first { $0.name == name }
+        listing.values.first { $0.name == name } ?? found.values.first { $0.name == name }
     }
 
-    /// Records a playlist saved, renamed or found; `markChanged` for the count, PlaylistChanged for a new name.
-    func update(_ playlist: SavedPlaylist) {
+    /// A name that only a playlist found among the music has: it cannot be removed or renamed.
+    func refuseIfFound(_ name: PlaylistName) throws {
+        guard let playlist = playlist(named: name), let path = playlist.foundAt else { return }
+        throw DBusError.invalidArgs("\"\(name)\" is a playlist found among the music (\(path)), which Quaver does not change; "
+                                    + "save the queue under its name to make one of Quaver's own")
+    }
+
+    /// Records a playlist saved or renamed; `markChanged` for the count, PlaylistChanged for a new name or icon.
+    func update(_ playlist: SavedPlaylist, icon: String?) {
+        let oldIcon = icons.updateValue(icon ?? "", forKey: playlist.id)
         let old = listing.updateValue(playlist, forKey: playlist.id)
         listedModification = folder.folderModification
         if old == nil { return mpris.batcher.markChanged(Self.interfaceName) }
-        guard old?.name != playlist.name else { return }
-        mpris.emit(Self.interfaceName, "PlaylistChanged", [Self.value(of: playlist)])
+        guard old?.name != playlist.name || oldIcon != icon ?? "" else { return }
+        mpris.emit(Self.interfaceName, "PlaylistChanged", [value(of: playlist)])
         if activeID == playlist.id { mpris.batcher.markChanged(Self.interfaceName) }
     }
 
@@ -130,14 +184,15 @@ public final class SavedPlaylists: PlayerObserver {
     /// reply is the number of tracks queued, or nothing (ActivatePlaylist) without `answersCount`.
     func load(_ name: PlaylistName, _ reply: PendingReply, adding position: (() -> QueuePosition)?, play: Bool,
               answersCount: Bool = true) {
-        let folder = folder
+        let folder = folder, foundAt = playlist(named: name)?.foundAt
         perform(reply, { () throws -> (PreparedEntries, Int) in
-            let (entries, skipped) = try folder.read(name)
+            let (entries, skipped) = try folder.read(name, found: foundAt)
             return (PreparedEntries(entries), skipped.count)
         }, then: { [weak self] prepared, skipped in
             guard let self else { throw DBusError.failed("the player is shutting down") }
             if skipped > 0 { self.mpris.log.notice("playlist \"\(name)\": \(skipped) entries not found, left out") }
-            let ids = position.map { self.add(prepared, at: $0()) } ?? self.replace(with: prepared, from: name)
+            let ids = position.map { self.add(prepared, at: $0()) }
+                ?? self.replace(with: prepared, activating: self.playlist(named: name)?.id)
             if play, let first = ids.first {
                 self.mpris.player.goTo(first)
                 self.mpris.player.play()
@@ -146,11 +201,12 @@ public final class SavedPlaylists: PlayerObserver {
         })
     }
 
-    private func replace(with entries: PreparedEntries, from name: PlaylistName) -> [TrackID] {
+    func replace(with entries: PreparedEntries, activating id: String?) -> [TrackID] {
         replacingQueue = true
         defer { replacingQueue = false }
         let ids = mpris.player.replace(with: entries)
-        activeID = playlist(named: name)?.id
+        activeID = id
+        if let id { mpris.listeningHistory?.playlistPlayed(id) }
         mpris.batcher.markChanged(Self.interfaceName)
         return ids
     }
@@ -163,11 +219,25 @@ public final class SavedPlaylists: PlayerObserver {
         return ids
     }
 
+    /// Saved playlists, and those found among the music that no saved one hides.
+    var fileBacked: [SavedPlaylist] {
+        let saved = Set(listing.values.map(\.name))
+        return Array(listing.values) + found.values.filter { !saved.contains($0.name) }
+    }
+
+    /// Saved, found and smart playlists together, as MPRIS lists them.
+    var everyPlaylist: [SavedPlaylist] {
+        fileBacked + smartPlaylists.compactMap(\.listed)
+    }
+
     // MARK: Values on the bus
 
-    static func value(of playlist: SavedPlaylist?) -> DBusValue {
-        guard let playlist else { return .structure([.objectPath(ObjectPath(stringLiteral: ControlAPI.PlaylistPath.none)), .string(""), .string("")]) }
-        return .structure([.objectPath(path(of: playlist)), .string(playlist.name.text), .string("")])
+    /// A `Playlist` (`(oss)`: id, name, icon URL or empty); the spec's invalid one for none.
+    func value(of playlist: SavedPlaylist?) -> DBusValue {
+        guard let playlist else {
+            return .structure([.objectPath(ObjectPath(stringLiteral: ControlAPI.PlaylistPath.none)), .string(""), .string("")])
+        }
+        return .structure([.objectPath(Self.path(of: playlist)), .string(playlist.name.text), .string(icons[playlist.id] ?? "")])
     }
 
     static func path(of playlist: SavedPlaylist) -> ObjectPath {
@@ -175,9 +245,9 @@ public final class SavedPlaylists: PlayerObserver {
     }
 
     private var signalledValues: [String: DBusValue] {
-        let active = activeID.flatMap { listing[$0] }
-        return ["PlaylistCount": .uint32(UInt32(clamping: listing.count)),
-                "ActivePlaylist": .structure([.boolean(active != nil), Self.value(of: active)])]
+        let active = activeID.flatMap { id in everyPlaylist.first { $0.id == id } }
+        return ["PlaylistCount": .uint32(UInt32(clamping: everyPlaylist.count)),
+                "ActivePlaylist": .structure([.boolean(active != nil), value(of: active)])]
     }
 
     func signalled(_ name: String) throws -> DBusValue {

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import PlayerCore
 
@@ -8,8 +9,13 @@ extension MPRISService {
         InterfaceDescription(name: Self.trackListInterface, methods: [
             method("GetTracksMetadata", [Argument("TrackIds", "ao")], outputs: [Argument("Metadata", "aa{sv}")]) {
                 service, arguments in
-                // Ids no longer queued are left out rather than failing the whole call.
-                let ids = (arguments[0].arrayValue ?? []).compactMap(service.queuedTrack)
+                // Ids no longer queued are left out rather than failing the whole call. More ids than the
+                // queue can hold name some twice, and each would be answered with its metadata again.
+                let named = arguments[0].arrayValue ?? []
+                guard named.count <= InputLimits.maximumQueueLength else {
+                    throw DBusError.limitsExceeded("\(named.count) ids in one call: the queue holds at most \(InputLimits.maximumQueueLength)")
+                }
+                let ids = named.compactMap(service.queuedTrack)
                 return [.array(element: "a{sv}", ids.map(service.metadata(of:)))]
             },
             command("AddTrack", [Argument("Uri", "s"), Argument("AfterTrack", "o"), Argument("SetAsCurrent", "b")]) {

@@ -1,5 +1,4 @@
 import BaseDirectories
-import Glibc
 import ControlAPI
 import PlayerCore
 import Playlists
@@ -8,20 +7,19 @@ import Playlists
 /// while (20 000 entries): the daemon calls it from a thread of its own, never from the loop.
 public struct PlaylistFolder: Sendable {
     public let path: String
-    /// Local files under it are written relative to the playlist (`PlaylistText`).
-    public let musicFolder: String?
+    /// Local files under these folders (the library's) are written relative to the playlist (`PlaylistText`).
+    public let musicFolders: [String]
     private var files: FolderFiles { FolderFiles(path: path) }
 
-    public init(path: String, musicFolder: String?) {
+    public init(path: String, musicFolders: [String]) {
         self.path = path
-        self.musicFolder = musicFolder
+        self.musicFolders = musicFolders
     }
 
-    /// `$XDG_DATA_HOME/quaver/playlists`, music under `$HOME/Music` (or `musicFolder` when set).
-    public static func standard(musicFolder: String? = nil) throws -> PlaylistFolder {
-        let folder = try BaseDirectory.data.quaverFolder().appendingPathComponent("playlists").path
-        let home = getenv("HOME").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil }
-        return PlaylistFolder(path: folder, musicFolder: musicFolder ?? home.map { $0 + "/Music" })
+    /// `$XDG_DATA_HOME/quaver/playlists`.
+    public static func standard(musicFolders: [String]) throws -> PlaylistFolder {
+        PlaylistFolder(path: try BaseDirectory.data.quaverFolder().appendingPathComponent("playlists").path,
+                       musicFolders: musicFolders)
     }
 
     /// Every saved playlist, in no particular order; files that are not `NAME.m3u8` with a valid name are left out.
@@ -42,7 +40,8 @@ public struct PlaylistFolder: Sendable {
         let header = PlaylistText.header(of: file.bytes)
         return SavedPlaylist(id: header.id ?? Self.derivedID(name), name: name,
                              entryCount: PlaylistText.entryCount(of: file.bytes),
-                             created: header.created ?? file.changed, modified: file.modified)
+                             created: header.created ?? file.changed, modified: file.modified,
+                             firstURI: firstURI(in: file.bytes))
     }
 
     /// Writes `tracks` as `name`, over any playlist of that name (whose id and creation time it keeps).
@@ -51,18 +50,27 @@ public struct PlaylistFolder: Sendable {
         try files.create()
         let old = try describe(name)
         let id = old?.id ?? Self.newID(), created = old?.created ?? now
-        let text = PlaylistText(folder: Array(path.utf8), musicFolder: musicFolder.map { Array($0.utf8) })
+        let text = PlaylistText(folder: Array(path.utf8), musicFolders: musicFolders.map { Array($0.utf8) })
         try files.replace(name.fileName, with: text.text(id: id, created: created, tracks: tracks))
         guard let saved = try describe(name) else { throw .file("\(name.fileName) vanished after it was written") }
         return saved
     }
 
-    /// The playlist's tracks, with the lengths it gives; entries whose files are gone are in `skipped`.
-    public func read(_ name: PlaylistName) throws(PlaylistStoreError) -> (entries: [QueueEntry], skipped: [SkippedEntry]) {
-        guard try describe(name) != nil else { throw .notFound(name.text) }
+    /// The playlist's tracks, with the lengths it gives; entries whose files are gone are in `skipped`. Without
+    /// a saved playlist of that name, one found among the music (`found`) is read where it is.
+    public func read(_ name: PlaylistName, found: String? = nil) throws(PlaylistStoreError)
+        -> (entries: [QueueEntry], skipped: [SkippedEntry]) {
+        let file: String
+        if try describe(name) != nil {
+            file = path + "/" + name.fileName
+        } else if let found {
+            file = found
+        } else {
+            throw .notFound(name.text)
+        }
         let list: MediaList
         do {
-            list = try PlaylistFile.read(path: path + "/" + name.fileName)
+            list = try PlaylistFile.read(path: file)
         } catch {
             throw .file(error.description)
         }
@@ -70,6 +78,17 @@ public struct PlaylistFolder: Sendable {
             QueueEntry(uri: entry.uri, duration: entry.lengthSeconds.map { Duration.seconds($0) })
         }
         return (entries, list.skipped)
+    }
+
+    /// The first entry that names an existing file or a URL, as the reader resolves it (a file gone is skipped).
+    private func firstURI(in bytes: [UInt8]) -> String? {
+        for line in bytes.prefix(16_384).split(separator: UInt8(ascii: "\n")).prefix(PlaylistText.firstEntriesTried) {
+            let text = String(decoding: line, as: UTF8.self)
+            guard !text.hasPrefix("#") else { continue }
+            let list = PlaylistFile.parse(text: text, format: .m3u, playlistPath: path + "/x.m3u8")
+            if let uri = list.entries.first?.uri { return uri }
+        }
+        return nil
     }
 
     public func remove(_ name: PlaylistName) throws(PlaylistStoreError) {
@@ -92,8 +111,13 @@ public struct PlaylistFolder: Sendable {
 
     /// FNV-1a of the name, for a file saved by hand without an id: stable as long as it keeps its name.
     static func derivedID(_ name: PlaylistName) -> String {
+        derivedID(name.text)
+    }
+
+    /// FNV-1a of `text` (a name, or a found playlist's path) in 16 hexadecimal digits.
+    static func derivedID(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.text.utf8 {
+        for byte in text.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return hex(hash)

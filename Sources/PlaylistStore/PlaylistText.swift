@@ -11,17 +11,19 @@ import PlayerCore
 /// ../../../../Music/Artist/Album/01 Track.flac
 /// ```
 ///
-/// A local file under the music folder is written relative to the playlist's folder, so a home folder copied
+/// A local file under a music folder (the library's) is written relative to the playlist's folder, so a home folder copied
 /// to another machine (or another user name) keeps working; other local files are absolute paths, and a
 /// file name that is not UTF-8 is written as its `file://` URI (ASCII), so the rest of the file stays UTF-8.
 struct PlaylistText {
     static let idKey = "#QUAVER-ID:"
     static let createdKey = "#QUAVER-CREATED:"
+    /// Lines looked at for the first track (whose cover is the icon): the header and a few missing files.
+    static let firstEntriesTried = 24
 
     /// The folder the playlist file is in, absolute, as bytes.
     let folder: [UInt8]
-    /// The user's music folder, absolute, as bytes; nil: every local file is written absolute.
-    let musicFolder: [UInt8]?
+    /// The user's music folders, absolute, as bytes; none: every local file is written absolute.
+    let musicFolders: [[UInt8]]
 
     func text(id: String, created: Int64, tracks: QueueSnapshot) -> [UInt8] {
         var out = Array("#EXTM3U\n\(Self.idKey)\(id)\n\(Self.createdKey)\(created)\n".utf8)
@@ -53,7 +55,7 @@ struct PlaylistText {
               !path.contains(where: { $0 < 0x20 }) else {
             return Array(Self.oneLine(uri).utf8)
         }
-        guard let musicFolder, isInside(path, musicFolder) else { return path }
+        guard musicFolders.contains(where: { isInside(path, $0) }) else { return path }
         return relative(path)
     }
 

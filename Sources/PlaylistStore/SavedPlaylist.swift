@@ -9,16 +9,19 @@ public struct SavedPlaylist: Equatable, Sendable {
     public let created: Int64
     /// Seconds since 1970: the file's modification time.
     public let modified: Int64
+    /// Where a playlist found among the music is (`FoundPlaylists`): read-only. Nil for Quaver's own.
+    public let foundAt: String?
+    /// The URI of its first track, whose album's cover is the playlist's icon.
+    public let firstURI: String?
 
-    public init(id: String, name: PlaylistName, entryCount: Int, created: Int64, modified: Int64) {
+    public init(id: String, name: PlaylistName, entryCount: Int, created: Int64, modified: Int64, foundAt: String? = nil,
+                firstURI: String? = nil) {
         self.id = id
         self.name = name
         self.entryCount = entryCount
         self.created = created
         self.modified = modified
-    }
-
-    func renamed(_ name: PlaylistName) -> SavedPlaylist {
-        SavedPlaylist(id: id, name: name, entryCount: entryCount, created: created, modified: modified)
+        self.foundAt = foundAt
+        self.firstURI = firstURI
     }
 }

@@ -19,11 +19,11 @@ public enum AudioFolder {
         isAudio(Array(name.utf8))
     }
 
-    /// All audio files under the folder at `path` (absolute), as `file://` URIs.
-    /// Folders that cannot be read are reported in `skipped`, with the system's reason.
-    public static func scan(path: String) -> MediaList {
+    /// All audio files under the folder at `path` (absolute, bytes: a folder's name need not be UTF-8), as
+    /// `file://` URIs. Folders that cannot be read are reported in `skipped`, with the system's reason.
+    public static func scan(pathBytes path: [UInt8]) -> MediaList {
         var walk = Walk()
-        walk.visit(folder: Array(path.utf8), reference: path)
+        walk.visit(folder: path, reference: String(decoding: path, as: UTF8.self))
         return walk.result
     }
 

@@ -10,11 +10,22 @@ public enum MediaSources {
     /// taken as it is (the user named it). Relative paths are resolved against `workingDirectory`.
     /// Nothing throws: what cannot be used is listed in `skipped`.
     public static func expand(_ arguments: [String], workingDirectory: String) -> MediaList {
+        expand(argumentBytes: arguments.map { Array($0.utf8) }, workingDirectory: workingDirectory)
+    }
+
+    /// The same for arguments as the program's bytes (`LocalPath.commandLineBytes`): one that is not UTF-8
+    /// can only be a path.
+    public static func expand(argumentBytes arguments: [[UInt8]], workingDirectory: String) -> MediaList {
         let resolver = ReferenceResolver(playlist: nil, folder: Array(workingDirectory.utf8), ancestors: [],
                                          budget: ExpansionBudget())
         var list = MediaList()
         for argument in arguments {
-            list.append(resolver.resolve(argument, line: nil))
+            if let text = String(validating: argument, as: UTF8.self) {
+                list.append(resolver.resolve(text, line: nil))
+            } else {
+                list.append(resolver.resolveLocal(LocalPath.absolute(argument, in: resolver.folder),
+                                                  String(decoding: argument, as: UTF8.self), nil, nil, nil))
+            }
         }
         return list
     }
@@ -60,14 +71,14 @@ struct ReferenceResolver {
         return retried.skipped.first?.reason == .notFound ? asWritten : retried
     }
 
-    private func resolveLocal(_ path: [UInt8], _ text: String, _ line: Int?,
+    func resolveLocal(_ path: [UInt8], _ text: String, _ line: Int?,
                               _ title: String?, _ length: Int?) -> MediaList {
         var info = stat()
         guard stat(cPath(path), &info) == 0 else {
             return skip(text, line, errno == ENOENT || errno == ENOTDIR ? .notFound : .unreadable(errnoText()))
         }
         if info.st_mode & S_IFMT == S_IFDIR {
-            return found(AudioFolder.scan(path: String(decoding: path, as: UTF8.self)), text, line)
+            return found(AudioFolder.scan(pathBytes: path), text, line)
         }
         if let format = PlaylistFormat(pathBytes: path) {
             if let why = notRegularFileReason(info.st_mode) { return skip(text, line, .refused(why)) }

@@ -52,11 +52,16 @@ extension PublicText {
     /// The masked text, or nil when nothing was masked (the common case allocates nothing).
     private static func masked(_ bytes: UnsafeBufferPointer<UInt8>, _ scan: Scan) -> String? {
         var secrets: [Range<Int>] = []
+        var queriesScanned = 0
         var next = URLBytes.authorityStart(in: bytes, from: 0)
         while let authority = next {
             let hostStart = URLBytes.hostStart(in: bytes, authority: authority, endingAtAnyOf: [.slash])
             if hostStart > authority { secrets.append(authority..<(hostStart - 1)) }
-            secretQueryValues(in: bytes, from: hostStart, scan, into: &secrets)
+            // A URL quoted in a query already scanned has its parameters among that query's: each byte is
+            // scanned for parameters once (thousands of `x://` in one query would otherwise cost n²).
+            if hostStart >= queriesScanned {
+                queriesScanned = secretQueryValues(in: bytes, from: hostStart, scan, into: &secrets)
+            }
             // From the host on, not from the URL's end: a query may quote another URL (`?from=http://u:p@h/`).
             next = URLBytes.authorityStart(in: bytes, from: hostStart)
         }
@@ -73,12 +78,13 @@ extension PublicText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Adds the ranges of secret values in the query of the URL whose host starts at `start`.
+    /// Adds the ranges of secret values in the query of the URL whose host starts at `start`; returns where
+    /// the scan stopped.
     private static func secretQueryValues(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ scan: Scan,
-                                          into secrets: inout [Range<Int>]) {
+                                          into secrets: inout [Range<Int>]) -> Int {
         var i = start
         while i < bytes.count, bytes[i] != UInt8(ascii: "?"), bytes[i] != UInt8(ascii: "#"), !endsURL(bytes[i], scan) { i += 1 }
-        guard i < bytes.count, bytes[i] == UInt8(ascii: "?") else { return }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "?") else { return i }
         while i < bytes.count, bytes[i] != UInt8(ascii: "#"), !endsURL(bytes[i], scan) {
             let nameStart = i + 1
             i = nameStart
@@ -90,6 +96,7 @@ extension PublicText {
             while i < bytes.count, !endsParameter(bytes[i], scan) { i += 1 }
             if valueStart < i, isSecretName(bytes[name]) { secrets.append(valueStart..<i) }
         }
+        return i
     }
 
     private static func endsParameter(_ byte: UInt8, _ scan: Scan) -> Bool {

@@ -28,6 +28,8 @@ final class CacheEntry {
     private(set) var sidecar: CacheSidecar
     private let folder: Int32
     private let fd: Int32
+    /// The file system's block (`st_blksize`): holes are punched in whole blocks.
+    private let blockSize: UInt64
 
     /// Opens the files of `url` (credentials already stripped) in `cache`'s folder, private to the user
     /// (0600); an entry that fails `isConsistent` starts over empty.
@@ -38,6 +40,7 @@ final class CacheEntry {
         fd = try Self.openDataFile(name + ".data", in: folder, path: dataURL.path)
         var info = stat()
         fstat(fd, &info)
+        blockSize = UInt64(max(512, info.st_blksize))
         let saved = Self.readSidecar(name + ".json", in: folder)
         let keep = saved.map { Self.isConsistent($0, url: url, fileSize: UInt64(max(0, info.st_size))) } ?? false
         if !keep { ftruncate(fd, 0) }
@@ -132,9 +135,18 @@ final class CacheEntry {
         guard !dropped.isEmpty else { return }
         for range in dropped { sidecar.present.remove(range) }
         save()
-        for range in dropped {
+        for range in dropped.map(wholeBlocks) {
             quaver_punch_hole(fd, Int64(range.lowerBound), Int64(range.upperBound - range.lowerBound))
         }
+    }
+
+    /// `range` widened to the edges of its first and last blocks where no byte kept lies between: a hole
+    /// frees only whole blocks, and each edge left inside a block would keep that block on the disk.
+    private func wholeBlocks(_ range: Range<UInt64>) -> Range<UInt64> {
+        let lower = range.lowerBound / blockSize * blockSize
+        let upper = (range.upperBound + blockSize - 1) / blockSize * blockSize
+        return (sidecar.present.byteCount(in: lower..<range.lowerBound) == 0 ? lower : range.lowerBound)
+            ..< (sidecar.present.byteCount(in: range.upperBound..<upper) == 0 ? upper : range.upperBound)
     }
 
     /// Writes the sidecar atomically: a fresh 0600 temporary file (whatever was at its name is removed

@@ -38,6 +38,8 @@ final class HTTPSession {
     private let easy: UnsafeMutableRawPointer
     private let multi: UnsafeMutableRawPointer
     private let options: Options
+    /// Whether an earlier request got an answer, so libcurl may hold a connection to reuse.
+    private var answeredBefore = false
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     /// Shoutcast's `ICY 200 OK` taken as an HTTP/1.0 200 (CURLOPT_HTTP200ALIASES; libcurl keeps the
     /// pointer, so the list lives as long as the session).
@@ -81,17 +83,23 @@ final class HTTPSession {
              head: @escaping (HTTPResponseHead) throws -> Bool = { _ in true },
              body: @escaping (UnsafeRawBufferPointer) throws -> Bool = { _ in true }) throws -> HTTPResponseHead? {
         var digest = false
+        var fresh = false
         while true {
             let transfer = Transfer(isCancelled: isCancelled, head: head, body: body,
                                     offersCredentials: !digest && URLLogin(url).user != nil)
-            try perform(url, headers: headers, posting: posting, digest: digest, transfer)
+            do {
+                try perform(url, headers: headers, posting: posting, digest: digest, fresh: fresh, transfer)
+            } catch where !fresh && transfer.delivered == nil && transfer.reusedConnection {
+                fresh = true  // see `Transfer.reusedConnection`
+                continue
+            }
             if transfer.delivered == nil, !transfer.stoppedOnPurpose, !transfer.wantsDigest { _ = try transfer.deliverHead() }
             guard transfer.wantsDigest else { return transfer.delivered }
             digest = true
         }
     }
 
-    private func perform(_ url: String, headers: [String], posting: [UInt8]?, digest: Bool, _ transfer: Transfer) throws {
+    private func perform(_ url: String, headers: [String], posting: [UInt8]?, digest: Bool, fresh: Bool, _ transfer: Transfer) throws {
         var list: UnsafeMutablePointer<curl_slist>?
         for header in headers { list = quaver_curl_slist_append(list, header) }
         defer { quaver_curl_slist_free_all(list) }
@@ -99,9 +107,12 @@ final class HTTPSession {
         defer { context.release() }
         configure(url, headers: list, digest: digest, context: context.toOpaque())
         if let posting { post(posting) }
+        if fresh { quaver_curl_set_long(easy, CURLOPT_FRESH_CONNECT, 1) }
         errorText[0] = 0
         quaver_curl_multi_add_handle(multi, easy)
         let result = run(transfer)
+        transfer.reusedConnection = answeredBefore && quaver_curl_get_long(easy, CURLINFO_NUM_CONNECTS) == 0
+        answeredBefore = answeredBefore || transfer.delivered != nil
         quaver_curl_multi_remove_handle(multi, easy)
         if let thrown = transfer.thrown { throw thrown }
         if transfer.wantsDigest || transfer.stoppedOnPurpose { return }
@@ -220,6 +231,11 @@ private final class Transfer {
     var thrown: Error?
     var stoppedOnPurpose = false
     var wantsDigest = false
+    /// The request went over a connection kept from an earlier one. One that fails before its head is
+    /// tried once more on a fresh connection: the server may have closed the old one meanwhile, or left
+    /// bytes on it (a body longer than its Content-Length, which libcurl does not notice before reuse), and
+    /// the next response would be read from those.
+    var reusedConnection = false
 
     init(isCancelled: @escaping () -> Bool, head: @escaping (HTTPResponseHead) throws -> Bool,
          body: @escaping (UnsafeRawBufferPointer) throws -> Bool, offersCredentials: Bool) {

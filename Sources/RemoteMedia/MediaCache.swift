@@ -42,8 +42,11 @@ public final class MediaCache: @unchecked Sendable {
     private static func openOwnFolder(_ directory: URL) throws -> Int32 {
         let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else {
-            let reason = errno == ELOOP ? "a symbolic link" : errno == ENOTDIR ? "not a folder" : String(cString: strerror(errno))
-            throw CacheError("refusing the media cache \(directory.path): \(reason)")
+            let reason = String(cString: strerror(errno))
+            var info = stat()
+            let kind = lstat(directory.path, &info) == 0 ? info.st_mode & S_IFMT : 0
+            throw CacheError("refusing the media cache \(directory.path): "
+                             + (kind == S_IFLNK ? "a symbolic link" : kind != 0 && kind != S_IFDIR ? "not a folder" : reason))
         }
         var info = stat()
         fstat(fd, &info)

@@ -264,8 +264,9 @@ public final class RemoteDownload: @unchecked Sendable {
         download(on: session)
     }
 
-    /// The URL as error texts show it: without credentials.
-    var displayURL: String { PublicText.maskingCredentials(in: url) }
+    /// The URL as error texts show it: login and secret query values masked, read as one URL (a value runs
+    /// to its `&`, whatever it holds).
+    var displayURL: String { PublicText.url(url) }
 
     private func finish() {
         lock.withLock {

@@ -36,6 +36,10 @@ enum ListenBrainzPayload {
                                    "media_player": "Quaver"]
         if let seconds = listen.durationSeconds { info["duration_ms"] = seconds * 1000 }
         if let number = listen.trackNumber { info["tracknumber"] = number }
+        let ids = listen.musicBrainz
+        if !ids.recording.isEmpty { info["recording_mbid"] = ids.recording }
+        if !ids.release.isEmpty { info["release_mbid"] = ids.release }
+        if !ids.artist.isEmpty { info["artist_mbids"] = [ids.artist] }
         var metadata: [String: Any] = ["artist_name": listen.artist ?? "", "track_name": listen.title ?? "",
                                        "additional_info": info]
         if let album = listen.album, !album.isEmpty { metadata["release_name"] = album }

@@ -109,7 +109,10 @@ public final class ListenBrainzSender {
     /// One request; true when the batch is done with (accepted) and the next may go.
     private func send(_ batch: [Listen], _ database: HistoryDatabase) -> Bool {
         let pause = notBefore.timeIntervalSinceNow
-        if pause > 0 { Thread.sleep(forTimeInterval: pause) }
+        guard pause <= 0 else {
+            schedule(after: pause)  // the server said to wait before the next request
+            return false
+        }
         switch post(ListenBrainzPayload.listens(batch)) {
         case .success(let answer) where answer.status == 200:
             do { try database.markSent(batch) } catch { log.error("cannot mark listens as sent: \(error)") }
@@ -156,6 +159,11 @@ public final class ListenBrainzSender {
 
     private func retry(after seconds: Double, _ why: String) {
         log.warning("\(why); listens kept, trying again in \(Int(seconds.rounded(.up))) s")
+        schedule(after: seconds)
+    }
+
+    /// Sends what waits after `seconds`; nothing is sent meanwhile.
+    private func schedule(after seconds: Double) {
         retryScheduled = true
         queue.asyncAfter(deadline: .now() + seconds) {
             self.retryScheduled = false

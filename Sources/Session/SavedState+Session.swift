@@ -44,10 +44,13 @@ extension SavedState {
     }
 
     /// The session to restore: paused at the saved position, or playing if it was and `resumePaused` is off.
+    /// At most the first `InputLimits.maximumQueueLength` tracks (a file written by hand, or by a version
+    /// without the limit); a current track past them is left out with them.
     func session(resumePaused: Bool) -> PlayerSession {
         var entries = PreparedEntries()
-        for track in queue { entries.append(track.entry) }
-        return PlayerSession(entries: entries, currentIndex: currentIndex,
+        let kept = queue.prefix(InputLimits.maximumQueueLength)
+        for track in kept { entries.append(track.entry) }
+        return PlayerSession(entries: entries, currentIndex: currentIndex.flatMap { $0 < kept.count ? $0 : nil },
                       position: .microseconds(positionMicroseconds),
                       status: wasPlaying && !resumePaused ? .playing : .paused, volume: volume, rate: rate,
                       loopMode: LoopMode(savedName: loopMode), shuffle: shuffle)

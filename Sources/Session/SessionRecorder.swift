@@ -1,3 +1,4 @@
+import ControlAPI
 import Dispatch
 import EventLoop
 import Foundation
@@ -85,8 +86,10 @@ public final class SessionRecorder: PlayerObserver {
     /// The saved session, converted to what the player takes, with what to log; runs on any thread.
     private static func read(_ file: StateFile, resumePaused: Bool) -> RestoredSession {
         let loaded = file.load()
+        let count = loaded.state?.queue.count ?? 0, limit = InputLimits.maximumQueueLength
+        let cut = count > limit ? "Saved state \(file.url.path) has \(count) tracks: only the first \(limit) are restored" : nil
         return RestoredSession(session: loaded.state.map { $0.session(resumePaused: resumePaused) },
-                               sleep: loaded.state?.sleepRequest(), output: loaded.state?.output, warning: loaded.warning, source: file.url.path)
+                               sleep: loaded.state?.sleepRequest(), output: loaded.state?.output, warning: loaded.warning ?? cut, source: file.url.path)
     }
 
     private func apply(_ restored: RestoredSession) {

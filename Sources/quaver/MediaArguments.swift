@@ -7,18 +7,19 @@ import Playlists
 /// reported on stderr; when nothing at all is left, the command fails.
 enum MediaArguments {
     static func uris(for items: [String]) throws -> [String] {
-        let list = MediaSources.expand(items, workingDirectory: FileManager.default.currentDirectoryPath)
+        let list = MediaSources.expand(argumentBytes: LocalPath.commandLineBytes(of: items),
+                                       workingDirectory: FileManager.default.currentDirectoryPath)
         for skipped in list.skipped { Terminal.warn("skipped \(skipped)") }
         guard !list.entries.isEmpty else { throw CLIError("nothing to queue in \(items.joined(separator: " "))") }
         return list.entries.map(\.uri)
     }
 
-    /// Whether one of `items` is a folder (relative paths from the working directory).
+    /// Whether one of `items` is a folder (relative paths from the working directory), looked up by the
+    /// bytes the user gave.
     static func namesAFolder(_ items: [String]) -> Bool {
-        items.contains { item in
-            var isFolder: ObjCBool = false
-            return LocalPath.uriScheme(item) == nil && FileManager.default.fileExists(atPath: item, isDirectory: &isFolder)
-                && isFolder.boolValue
+        LocalPath.commandLineBytes(of: items).contains { path in
+            var status = stat()
+            return !path.contains(0) && LocalPath.withCString(path, { stat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFDIR
         }
     }
 }

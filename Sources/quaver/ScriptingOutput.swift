@@ -1,3 +1,4 @@
+import ControlAPI
 import TerminalText
 
 // What `--json` and `--format` print. The JSON field names and the format fields are an interface for
@@ -31,6 +32,8 @@ extension PlayerStatus {
             ("shuffle", .boolean(shuffle)),
             ("buffering_percent", .integer(Int64(bufferingPercent))),
             ("error", .string(lastError)),
+            ("sleep_timer", .string(sleepTimer?.mode.rawValue ?? SleepTimerSpelling.off.rawValue)),
+            ("sleep_seconds", sleepTimer?.mode == .time ? .integer(sleepTimer?.seconds ?? 0) : .null),
         ]
         return .object(fields)
     }

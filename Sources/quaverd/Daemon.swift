@@ -14,11 +14,13 @@ import Foundation
 import GStreamerEngine
 import Library
 import ListeningHistory
+import Scrobbling
 import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
 import PlaylistStore
+import PublicText
 import Session
 import QuaverVersion
 import StateStore
@@ -80,6 +82,8 @@ final class Daemon {
                                                  OutputsControl(selector: outputs)])
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
+            playlists?.library = library
+            history?.musicBrainzTags = library.map(Self.musicBrainzTags)
             connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
                                                          + (playlists.map { [$0.interface] } ?? [])))
             restoreThenEnqueue(into: player)
@@ -124,10 +128,11 @@ final class Daemon {
                                   serverHint: "Start snapserver with the source \(source) in snapserver.conf")
     }
 
-    /// The cache and state folders, once, at start (the umask covers what is created from now on). The
+    /// The cache, state and data folders (the data one holds saved playlists, whose URLs may carry passwords),
+    /// once, at start (the umask covers what is created from now on). The
     /// config folder is the user's own, where the daemon writes nothing: it is left as it is.
     private func makeFoldersPrivate() {
-        for base in [BaseDirectory.cache, .state] {
+        for base in [BaseDirectory.cache, .state, .data] {
             do {
                 if let tightened = try base.makeQuaverFolderPrivate() { log.notice("\(tightened)") }
             } catch {
@@ -223,14 +228,49 @@ final class Daemon {
         history.onTrackChanged = { [weak service] uri in service?.listeningStatisticsChanged(uri: uri) }
         service.listeningHistory = history
         history.load()
+        if let sender = makeScrobbler(historyPath: database.path) {
+            history.onStarted = { sender.playingNow(Listen($0)) }
+            history.onListen = { _, _ in sender.listenRecorded() }
+            sender.start()
+        }
         return history
     }
 
+    /// What the library read of a track's MusicBrainz ids, for its listens.
+    private static func musicBrainzTags(_ library: MusicLibrary) -> (String) -> MusicBrainzTags? {
+        { uri in
+            guard let ids = (try? library.catalog().track(uri: uri))?.musicBrainz else { return nil }
+            return MusicBrainzTags(recording: ids.recording, release: ids.album, artist: ids.artist)
+        }
+    }
+
+    /// `[scrobble]`: nil when no server is set, or no way to read the token is given.
+    private func makeScrobbler(historyPath: String) -> ListenBrainzSender? {
+        let scrobble = settings.scrobble
+        guard !scrobble.listenBrainzURL.isEmpty else { return nil }
+        let token: ScrobbleToken
+        if !scrobble.tokenFile.isEmpty {
+            token = .file(scrobble.tokenFile)
+        } else if !scrobble.tokenCommand.isEmpty {
+            token = .command(scrobble.tokenCommand)
+        } else {
+            log.error("[scrobble] listenbrainz-url is set but neither token-file nor token-command: nothing is sent")
+            return nil
+        }
+        let network = settings.network
+        log.info("listens go to \(PublicText.from(scrobble.listenBrainzURL))")
+        return ListenBrainzSender(options: .init(url: scrobble.listenBrainzURL, token: token,
+                                                 timeoutSeconds: network.connectTimeoutSeconds,
+                                                 proxy: network.proxy.isEmpty ? nil : network.proxy),
+                                  historyPath: historyPath, log: log)
+    }
+
     /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
+    /// Tracks under the library's folders are saved relative to the playlist.
     private func makeSavedPlaylists(_ service: MPRISService) -> SavedPlaylists? {
-        let musicFolder = settings.playlists.musicFolder
+        let musicFolders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
         do {
-            let folder = try PlaylistFolder.standard(musicFolder: musicFolder.isEmpty ? nil : musicFolder)
+            let folder = try PlaylistFolder.standard(musicFolders: musicFolders)
             return SavedPlaylists(mpris: service, folder: folder) { Int64(Date().timeIntervalSince1970) }
         } catch {
             log.error("playlists cannot be saved: \(error)")
@@ -258,9 +298,9 @@ final class Daemon {
     private func enqueue(_ items: [String], into player: Player) {
         var uris: [String] = []
         let workingDirectory = FileManager.default.currentDirectoryPath
-        for item in items {
-            let uri = FileURI.uri(forArgument: item, workingDirectory: workingDirectory)
-            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(item): \(error)") }
+        for (item, bytes) in zip(items, LocalPath.commandLineBytes(of: items)) {
+            let uri = FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory)
+            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(PublicText.url(item)): \(error)") }
         }
         player.add(uris)
         if options.play { player.play() }

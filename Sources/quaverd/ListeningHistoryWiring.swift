@@ -3,7 +3,7 @@
 import ListeningHistory
 import MPRIS
 
-extension HistoryRecorder: @retroactive ListeningStatisticsSource {
+extension HistoryRecorder: ListeningStatisticsSource {
     public func statistics(of uri: String) -> ListeningStatistics? {
         tracks[uri].map(Self.statistics)
     }
@@ -12,10 +12,8 @@ extension HistoryRecorder: @retroactive ListeningStatisticsSource {
         rate(uri, stars)
     }
 
-    public func recentlyPlayed(limit: Int) -> [(uri: String, statistics: ListeningStatistics)] {
-        let played = tracks.filter { $0.value.lastPlayed != nil }
-            .sorted { ($0.value.lastPlayed ?? 0, $0.key) > ($1.value.lastPlayed ?? 0, $1.key) }
-        return played.prefix(limit).map { ($0.key, Self.statistics($0.value)) }
+    public var allTracks: [(uri: String, statistics: ListeningStatistics)] {
+        tracks.map { ($0.key, Self.statistics($0.value)) }
     }
 
     private static func statistics(_ history: TrackHistory) -> ListeningStatistics {

@@ -40,7 +40,7 @@ final class ScriptingOutputTests: XCTestCase {
         let out = try service.quaver(["status", "--json"]).out
         XCTAssertTrue(out.hasSuffix("}\n") && out.split(separator: "\n").count == 1, out)
         let keys = ["state", "status", "track_id", "title", "artists", "album", "url", "length_us", "position_us",
-                    "volume", "rate", "loop", "shuffle", "buffering_percent", "error"]
+                    "volume", "rate", "loop", "shuffle", "buffering_percent", "error", "sleep_timer", "sleep_seconds"]
         let offsets = keys.map { out.range(of: "\"\($0)\":")?.lowerBound }
         XCTAssertFalse(offsets.contains(nil), out)
         XCTAssertEqual(offsets.compactMap { $0 }, offsets.compactMap { $0 }.sorted(), "fields in the documented order")
@@ -60,6 +60,8 @@ final class ScriptingOutputTests: XCTestCase {
         XCTAssertEqual(status["shuffle"] as? Bool, false)
         XCTAssertEqual(status["buffering_percent"] as? Int, 100)
         XCTAssertEqual(status["error"] as? String, "")
+        XCTAssertEqual(status["sleep_timer"] as? String, "off")
+        XCTAssertTrue(status["sleep_seconds"] is NSNull, "\(status)")
     }
 
     func testStatusJSONWithAnEmptyQueueHasNulls() throws {

@@ -123,6 +123,10 @@ final class ConfigurationTests: XCTestCase {
             ("[audio]\noutput = \"  \"\n", "audio.output", "expected a non-empty string, found \"  \""),
             ("[playback]\ngapless = \"yes\"\n", "playback.gapless", "expected true or false, found \"yes\""),
             ("[interruptions]\npause-on-cork = 1\n", "interruptions.pause-on-cork", "expected true or false, found 1"),
+            ("[interruptions]\nresume-window-minutes = 0\n", "interruptions.resume-window-minutes",
+             "expected a number of minutes more than 0 and at most 1440, found 0"),
+            ("[power]\nkeep-awake-while-playing = \"yes\"\n", "power.keep-awake-while-playing", "expected true or false, found \"yes\""),
+            ("[playback]\nsleep-fade-seconds = 601\n", "playback.sleep-fade-seconds", "expected a number from 0.0 to 600.0, found 601"),
             ("[network]\nretries = -1\n", "network.retries", "expected an integer from 0 to 100, found -1"),
             ("[network]\ncache-size-mb = 2000000\n", "network.cache-size-mb", "expected an integer from 0 to 1048576, found 2000000"),
             ("[network]\nconnect-timeout-seconds = 0\n", "network.connect-timeout-seconds",
@@ -161,7 +165,7 @@ final class ConfigurationTests: XCTestCase {
     func testUnknownSectionsAndKeysAreErrors() throws {
         let section = try error("[mixer]\nvolume = 1\n")
         XCTAssertEqual(section.key, "mixer")
-        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [power], [network], [notifications], [snapcast], [library], [playlists], [log]")
+        XCTAssertEqual(section.message, "unknown section; known sections are [audio], [playback], [interruptions], [power], [network], [notifications], [snapcast], [library], [scrobble], [log]")
         let key = try error("[audio]\nvolume_step = 5\n")
         XCTAssertEqual(key.key, "audio.volume_step")
         XCTAssertEqual(key.message, "unknown key; [audio] has output")

@@ -57,6 +57,19 @@ final class DaemonLogHandlerTests: XCTestCase {
         XCTAssertEqual(captured.text(), "<3>quaverd: tag ␛]0;x␇ two␊lines <U+202E>\n")
     }
 
+    /// Both formats mask logins (whatever the password holds) and secret query values, in the message and
+    /// in the metadata.
+    func testBothFormatsMaskLoginsAndTokens() {
+        for style in [DaemonLogHandler.Style.journal, .terminal] {
+            let captured = CapturedOutput()
+            logger(style, into: captured).error("cannot open http://u:p'w d\"<x>@h/a?token=T0K&n=1: refused",
+                                                metadata: ["url": "https://h/b?X-Amz-Signature=S1G"])
+            let line = captured.text()
+            XCTAssertTrue(line.contains("url=https://h/b?X-Amz-Signature=***") && line.contains("http://***@h/a?token=***&n=1"), line)
+            for secret in ["p'w", "T0K", "S1G"] { XCTAssertFalse(line.contains(secret), line) }
+        }
+    }
+
     func testJournalStyleOnlyWhenJOURNAL_STREAMNamesStderr() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(getpid())")
         FileManager.default.createFile(atPath: file.path, contents: nil)

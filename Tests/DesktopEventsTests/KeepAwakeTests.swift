@@ -71,7 +71,8 @@ final class KeepAwakeTests: XCTestCase {
         XCTAssertEqual(services.held, [])
         let taken = playUntilHeld()
         let dropped = { self.player.pause(); return self.waitUntilDropped("Pause") }()
-        print("keep-awake: Play → held \(Int(taken * 1000)) ms, Pause → dropped \(Int(dropped * 1000)) ms")
+        print("keep-awake: Play → all held in \(String(format: "%.1f", taken * 1000)) ms, "
+              + "Pause → all dropped in \(String(format: "%.1f", dropped * 1000)) ms")
         let inhibits = services.log.filter { $0.contains(" inhibit ") }
         XCTAssertEqual(inhibits.sorted(), ["gnome inhibit flags=4 app=Quaver", "pm inhibit app=Quaver",
                                            "portal inhibit flags=4 reason=Playing music"])

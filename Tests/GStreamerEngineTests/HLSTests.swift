@@ -87,4 +87,18 @@ final class HLSTests: XCTestCase {
         net.playToEndCached(engine, file, id: 2, size: net.size(of: "short.mp3"))
         XCTAssertTrue(proxy.proxiedURLs.contains(file), "\(proxy.proxiedURLs)")
     }
+
+    /// A proxy that asks for a login, given in the setting's URL: hlsdemux's fragment sources get it apart
+    /// (`proxy-id`, `proxy-pw`; libsoup takes none from the URL), libcurl from the URL.
+    func testHLSAndCachedFilesGoThroughAProxyThatAsksForALogin() throws {
+        let proxy = try TestServer("proxy", arguments: ["quaver:s3cret"])
+        let (_, engine, net) = try play(endList: true, proxy: "http://quaver:s3cret@127.0.0.1:\(proxy.port)")
+        engine.stop()
+        XCTAssertTrue(proxy.proxiedURLs.contains(net.server.url("hls/index.m3u8")), "\(proxy.proxiedURLs)")
+        XCTAssertTrue(proxy.proxiedURLs.contains { $0.hasPrefix("http") && $0.hasSuffix(".ts") }, "\(proxy.proxiedURLs)")
+
+        let file = net.server.url("short.mp3")
+        net.playToEndCached(engine, file, id: 2, size: net.size(of: "short.mp3"))
+        XCTAssertTrue(proxy.proxiedURLs.contains(file), "\(proxy.proxiedURLs)")
+    }
 }

@@ -29,6 +29,8 @@ final class HistoryDatabaseTests: XCTestCase {
             try database.recordSkip("file:///m/b.flac", at: 400)
             try database.setRating("file:///m/b.flac", 5, at: 500)
             try database.setRating("file:///m/c.flac", 0, at: 600)
+            try database.recordPlaylistPlayed("aaaa", at: 700)
+            try database.recordPlaylistPlayed("aaaa", at: 800)
         }
         let database = try open()
         let all = try database.all()
@@ -39,6 +41,7 @@ final class HistoryDatabaseTests: XCTestCase {
         XCTAssertEqual(all["file:///m/b.flac"]?.rating, 5)
         XCTAssertEqual(all["file:///m/c.flac"]?.rating, 0)
         XCTAssertEqual(all["file:///m/c.flac"]?.firstAdded, 600)
+        XCTAssertEqual(try database.playlistPlays(), ["aaaa": 800])
 
         XCTAssertEqual(try database.waitingListens(limit: 10), [listen(200), listen(300)])
         try database.markSent([listen(200)])

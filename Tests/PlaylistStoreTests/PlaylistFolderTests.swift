@@ -12,7 +12,7 @@ final class PlaylistFolderTests: XCTestCase {
 
     override func setUpWithError() throws {
         home = try TemporaryDirectory(prefix: "playlist-folder")
-        folder = PlaylistFolder(path: home.path + "/data/quaver/playlists", musicFolder: music.path)
+        folder = PlaylistFolder(path: home.path + "/data/quaver/playlists", musicFolders: ["/elsewhere", music.path])
         try FileManager.default.createDirectory(at: music.appendingPathComponent("Album"), withIntermediateDirectories: true)
     }
 
@@ -94,17 +94,26 @@ final class PlaylistFolderTests: XCTestCase {
         XCTAssertEqual(listed.first?.id, try folder.list().first?.id, "the same id every time")
     }
 
+    /// A write that fails half-way (here the file-size limit, as a full disk would) leaves the old playlist whole
+    /// and no temporary file behind.
     func testAFailedWriteLeavesTheOldPlaylistWhole() throws {
         let name = try PlaylistName("kept")
         try folder.save(try queue(["Album/a.flac"]), as: name, now: 1)
         let before = try Data(contentsOf: URL(fileURLWithPath: folder.path + "/kept.m3u8"))
-        chmod(folder.path, 0o500)  // no new file can be made in the folder: the write fails before the rename
-        defer { chmod(folder.path, 0o700) }
-        guard access(folder.path + "/probe", F_OK) != 0, geteuid() != 0 else {
-            throw XCTSkip("root ignores folder permissions")
+        let bigger = try queue((0..<200).map { "Album/\($0) a long file name to make the playlist larger.flac" })
+        var old = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &old)
+        signal(SIGXFSZ, SIG_IGN)  // the write fails with EFBIG instead of the signal ending the process
+        var small = old
+        small.rlim_cur = 4096
+        setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &small)
+        XCTAssertThrowsError(try folder.save(bigger, as: name, now: 2)) { error in
+            XCTAssertTrue("\(error)".contains("cannot write"), "\(error)")
         }
-        XCTAssertThrowsError(try folder.save(try queue(["Album/b.flac"]), as: name, now: 2))
+        setrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &old)
+        signal(SIGXFSZ, SIG_DFL)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder.path + "/kept.m3u8")), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["kept.m3u8"])
     }
 
     private static func uris(_ tracks: QueueSnapshot) throws -> [String] {

@@ -9,7 +9,7 @@ final class AudioFolderTests: XCTestCase {
         try music.touch("track10.flac", "Track2.FLAC", "track1.mp3", "cover.jpg", "notes.txt", "list.m3u", ".hidden.flac",
                         "Disc 10/a.ogg", "disc 2/b.opus", "disc 2/.secret/c.flac", ".git/d.flac", "noext",
                         "disc 2/inner/e.wv")
-        let list = AudioFolder.scan(path: music.path)
+        let list = AudioFolder.scan(pathBytes: Array(music.path.utf8))
         XCTAssertEqual(list.skipped, [])
         XCTAssertEqual(list.uris, ["track1.mp3", "Track2.FLAC", "track10.flac", "disc 2/b.opus", "disc 2/inner/e.wv",
                                    "Disc 10/a.ogg"].map(music.uri))
@@ -22,7 +22,7 @@ final class AudioFolderTests: XCTestCase {
         try fm.createSymbolicLink(atPath: music.path + "/real/loop", withDestinationPath: music.path + "/real")
         try fm.createSymbolicLink(atPath: music.path + "/real/link.flac", withDestinationPath: music.path + "/elsewhere/b.flac")
         try fm.createSymbolicLink(atPath: music.path + "/real/dangling.flac", withDestinationPath: music.path + "/none")
-        let list = AudioFolder.scan(path: music.path + "/real")
+        let list = AudioFolder.scan(pathBytes: Array((music.path + "/real").utf8))
         XCTAssertEqual(list.uris, [music.uri("real/a.flac"), music.uri("real/link.flac")])
     }
 
@@ -33,12 +33,12 @@ final class AudioFolderTests: XCTestCase {
         let fd = open(path.map { CChar(bitPattern: $0) } + [0], O_CREAT | O_WRONLY, 0o644)
         XCTAssertGreaterThanOrEqual(fd, 0)
         close(fd)
-        XCTAssertEqual(AudioFolder.scan(path: music.path).uris, [FileURI.encode(path: music.path) + "/caf%E9.flac"])
+        XCTAssertEqual(AudioFolder.scan(pathBytes: Array(music.path.utf8)).uris, [FileURI.encode(path: music.path) + "/caf%E9.flac"])
     }
 
     func testMissingFolderIsReported() throws {
         let music = try MusicFolder()
-        XCTAssertEqual(AudioFolder.scan(path: music.path + "/none").skipped,
+        XCTAssertEqual(AudioFolder.scan(pathBytes: Array((music.path + "/none").utf8)).skipped,
                        [SkippedEntry(playlist: nil, line: nil, reference: music.path + "/none", reason: .notFound)])
     }
 
@@ -48,7 +48,7 @@ final class AudioFolderTests: XCTestCase {
         try music.touch("locked/a.flac", "open/b.flac")
         chmod(music.path + "/locked", 0)
         defer { chmod(music.path + "/locked", 0o755) }
-        let list = AudioFolder.scan(path: music.path)
+        let list = AudioFolder.scan(pathBytes: Array(music.path.utf8))
         XCTAssertEqual(list.uris, [music.uri("open/b.flac")])
         XCTAssertEqual(list.skipped.map(\.reason), [.unreadable("Permission denied")])
     }
@@ -73,7 +73,7 @@ final class AudioFolderTests: XCTestCase {
             }
         }
         let created = Date()
-        let list = AudioFolder.scan(path: music.path)
+        let list = AudioFolder.scan(pathBytes: Array(music.path.utf8))
         let scanned = Date()
         XCTAssertEqual(list.entries.count, 20_000)
         XCTAssertEqual(list.uris.first, music.uri("Album 0/Track 0 – ünïcode #0.flac"))
@@ -84,7 +84,7 @@ final class AudioFolderTests: XCTestCase {
             _ = FileManager.default.createFile(atPath: "\(flat.path)/t\(track).flac", contents: nil)
         }
         let flatStart = Date()
-        let flatList = AudioFolder.scan(path: flat.path)
+        let flatList = AudioFolder.scan(pathBytes: Array(flat.path.utf8))
         let flatScanned = Date()
         XCTAssertEqual(flatList.uris.suffix(2), [flat.uri("t19998.flac"), flat.uri("t19999.flac")])
         print(String(format: "BENCH AudioFolder.scan 20000 files: 200 folders %.3f s, one folder %.3f s (creating files took %.1f s)",

@@ -40,6 +40,15 @@ final class PublicTextTests: XCTestCase {
         XCTAssertEqual(PublicText.url("http://h/a.mp3?title=key&keys=1"), "http://h/a.mp3?title=key&keys=1")
     }
 
+    /// A URI of 64 KiB (the most a client may queue) made of nested URLs is masked in linear time: each
+    /// publication of its metadata masks it.
+    func testNestedURLsCostLinearTime() {
+        let uri = "http://h/?a=" + String(repeating: "x://y?b=", count: 8_000) + "&token=t"
+        let start = ContinuousClock.now
+        XCTAssertTrue(PublicText.url(uri, limit: .max).hasSuffix("&token=***"))
+        XCTAssertLessThan(ContinuousClock.now - start, .milliseconds(500))
+    }
+
     func testAKnownURLIsMaskedWholeInAMessage() {
         let url = "http://h/a?password=p w'x&n=1"
         XCTAssertEqual(PublicText.from("song: network: cannot open \(url): bad URL", quoting: [url]),

@@ -136,4 +136,13 @@ enum Media {
     }
 
     static func uri(_ url: URL) -> String { url.absoluteString }
+
+    /// 30 s tagged FLACs with the fixtures' cover, `track-1.flac`… in `folder`, one per title.
+    static func taggedTracks(_ titles: [String], artist: String, album: String, in folder: TemporaryDirectory) throws -> [URL] {
+        try titles.enumerated().map { index, title in
+            let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
+            try fixtures().taggedFLAC(at: url, title: title, artist: artist, album: album, seconds: 30)
+            return url
+        }
+    }
 }

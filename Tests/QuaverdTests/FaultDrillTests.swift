@@ -69,7 +69,13 @@ final class FaultDrillTests: XCTestCase {
     /// A state folder that turns read-only: the same as a full disk, and nothing is lost.
     func testAReadOnlyStateFolderKeepsPlaying() throws {
         let disk = try SmallFileSystem(kilobytes: 4096)
-        let daemon = try RunningDaemon([fixtures.flac.path, try Media.longTone().path], environment: try disk.environment())
+        // The listening history and the library's index keep their databases open for writing, and Linux
+        // refuses to remount a file system read-only while a file on it is open for writing (EBUSY). The
+        // index (a cache) goes elsewhere; a link where the history's file would be keeps it off this disk:
+        // SQLite refuses to open through a link, and the history is off.
+        try disk.keepTheListeningHistoryOff()
+        let daemon = try RunningDaemon([fixtures.flac.path, try Media.longTone().path],
+                                       environment: try disk.environment(cacheHere: false))
         let state = disk.stateFile
         daemon.waitUntil("state saved") { FileManager.default.fileExists(atPath: state.path) }
         try disk.remount(readOnly: true)
@@ -108,13 +114,21 @@ private final class SmallFileSystem {
 
     var stateFile: URL { directory.url.appendingPathComponent("state/quaver/state.json") }
 
-    /// XDG_STATE_HOME and XDG_CACHE_HOME on this disk. And a runtime folder off it: ORC (GStreamer's
+    func keepTheListeningHistoryOff() throws {
+        let folder = stateFile.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("history.db").path,
+                                                   withDestinationPath: "/dev/null")
+    }
+
+    /// XDG_STATE_HOME and (unless `cacheHere` is false) XDG_CACHE_HOME on this disk. And a runtime folder off it: ORC (GStreamer's
     /// SIMD code generator) maps the code it generates from a file in XDG_RUNTIME_DIR, else in HOME, and
     /// on a full disk the first write to that mapping is a SIGBUS. A session always has a runtime folder
     /// (systemd makes one per user), so the drills give the daemon one, as the session would.
-    func environment() throws -> [String: String] {
+    func environment(cacheHere: Bool = true) throws -> [String: String] {
         runtime = try runtime ?? TemporaryDirectory(prefix: "quaverd-runtime")
-        return ["XDG_STATE_HOME": directory.path + "/state", "XDG_CACHE_HOME": directory.path + "/cache",
+        return ["XDG_STATE_HOME": directory.path + "/state",
+                "XDG_CACHE_HOME": (cacheHere ? directory.path : runtime!.path) + "/cache",
                 "XDG_RUNTIME_DIR": runtime!.path]
     }
     private var runtime: TemporaryDirectory?

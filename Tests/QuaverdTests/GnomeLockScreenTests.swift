@@ -17,12 +17,7 @@ final class GnomeLockScreenTests: XCTestCase {
         defer { shell.stop() }
         try shell.startMediaKeys()
         let folder = try TemporaryDirectory(prefix: "gnome-lock")
-        let tracks = try ["One", "Two"].enumerated().map { index, name in
-            let url = folder.url.appendingPathComponent("track-\(index + 1).flac")
-            try Media.fixtures().taggedFLAC(at: url, title: "Locked \(name)", artist: "The Lock Testers", album: "Lock",
-                                            seconds: 30)
-            return url
-        }
+        let tracks = try Media.taggedTracks(["Locked One", "Locked Two"], artist: "The Lock Testers", album: "Lock", in: folder)
         let daemon = try RunningDaemon(tracks.map(\.path), bus: shell.sessionBus)
         let card = GnomeMediaCard(busName: ControlAPI.busName, in: shell)
         XCTAssertTrue(eventually(timeout: 15) { (try? card.read())??.title == "Locked One" },

@@ -9,7 +9,7 @@ import XCTest
 /// (`token`, `X-Amz-Signature`, `auth`): used to fetch, masked in everything the daemon publishes or logs.
 final class MaskingTests: XCTestCase {
     /// Markers inside every secret below: none may reach a client, a signal, the CLI or the log.
-    static let markers = ["Pw1", "Pw2", "Pw3", "Pw4", "Pw5", "Pw6", "Pw7", "T0KEN", "S1GNATURE", "AUTHSECRET", "RAWHASH"]
+    static let markers = ["Pw1", "Pw2", "Pw3", "Pw4", "Pw5", "Pw6", "Pw7", "T0KEN", "S1GNATURE", "SECRET", "RAWHASH"]
 
     func testHostileLoginsAndSignedURLsAreSentButNeverShown() throws {
         let www = try TemporaryDirectory(prefix: "quaverd-www")
@@ -25,7 +25,7 @@ final class MaskingTests: XCTestCase {
         let daemon = try RunningDaemon(bus: bus, home: home)
         let signed = "http://hostile:\(NginxServer.hostilePassword)@127.0.0.1:\(server.port)/private/song.mp3"
             + "?token=T0KEN&X-Amz-Signature=S1GNATURE"
-        let refused = "http://u:Pw6 Pw7@127.0.0.1:\(closedPort)/x.mp3?auth=AUTHSECRET"
+        let refused = "http://u:Pw6 Pw7@127.0.0.1:\(closedPort)/x.mp3?auth=AUTH'SECRET"
 
         try daemon.call("OpenUri", [.string(signed)])
         daemon.waitUntil("the signed track playing", timeout: 20) { daemon.status == "Playing" && daemon.positionSeconds > 0.2 }
@@ -59,5 +59,19 @@ final class MaskingTests: XCTestCase {
             for marker in Self.markers { XCTAssertFalse(text.contains(marker), "\(marker) in \(place): \(text)") }
         }
         XCTAssertTrue(places["signals"]?.contains("X-Amz-Signature=***") == true, "the search must see the signals")
+    }
+
+    /// `quaver add` names the playlist entries it skips, with their logins and tokens masked.
+    func testTheCLIMasksTheEntriesItSkips() throws {
+        let music = try TemporaryDirectory(prefix: "masked-playlist")
+        try FileManager.default.copyItem(at: try Media.fixtures().wav, to: music.url.appendingPathComponent("one.wav"))
+        try "ftp://u:Pw1'Pw2@host/x.mp3\nfile://elsewhere/a.flac?sig=S1GNATURE\none.wav\n"
+            .write(to: music.url.appendingPathComponent("list.m3u"), atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon()
+        let add = try daemon.quaver("add", [music.path + "/list.m3u"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        XCTAssertTrue(add.stderr.contains("\"ftp://***@host/x.mp3\"") && add.stderr.contains("?sig=***"), add.stderr)
+        for marker in Self.markers { XCTAssertFalse(add.stderr.contains(marker), add.stderr) }
+        XCTAssertEqual(daemon.tracks.count, 1)
     }
 }

@@ -1,3 +1,4 @@
+import ControlAPI
 import Foundation
 import Glibc
 import TestSupport
@@ -7,8 +8,8 @@ import XCTest
 /// announces a 10 GB WAV (1.5 MB of sound a second) and the cache may keep 5 MiB.
 final class MediaCacheLimitTests: XCTestCase {
     private let limit = 5 << 20
-    /// A sidecar, and a data file's last block partly used.
-    private let slack = 64 * 1024
+    /// The sidecar and its temporary file, a block each.
+    private let slack = 2 * 4096
 
     func testAFileLargerThanTheCacheKeepsItWithinItsLimitPlayingAndPaused() throws {
         let server = try TestServer("hostile")
@@ -31,6 +32,34 @@ final class MediaCacheLimitTests: XCTestCase {
         let paused = largestUse(of: media, until: { false }, timeout: 4)
         XCTAssertLessThanOrEqual(paused, limit + slack, "paused: \(paused) bytes in the cache")
         print("media cache with a 10 GB file and cache-size-mb = 5: at most \(playing) bytes playing, \(paused) paused")
+        daemon.assertIntact(tracks: ["/org/quaver/Track/1"])
+    }
+
+    /// The cache on a 100 MiB file system of its own (a tmpfs: tests run as root) and a cache limit larger
+    /// than it: the download stops before less than 64 MiB is left free, and the track fails saying why,
+    /// where it used to write until the disk was full (ENOSPC).
+    func testADownloadStopsBeforeTheDiskIsFullAndTheTrackFailsSayingWhy() throws {
+        let server = try TestServer("hostile")
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let cache = home.url.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let mounted = try ChildProcess.run("mount", ["-t", "tmpfs", "-o", "size=100m,mode=0700", "tmpfs", cache.path])
+        guard mounted.status == 0 else { throw XCTSkip("cannot mount a tmpfs here: \(mounted.stderr)") }
+        defer { _ = try? ChildProcess.run("umount", ["-l", cache.path]) }
+        try SecretsAndPrivacyTests.writeSettings("[network]\ncache-size-mb = 1024\n", in: home)
+        let daemon = try RunningDaemon(home: home)
+        let url = server.url("huge")
+        try daemon.playerctl("open", url)
+        daemon.waitUntil("the failure logged", timeout: 30) { daemon.process.standardError.contains("cannot play \(url): ") }
+        let line = daemon.process.standardError.split(separator: "\n").first { $0.contains("cannot play \(url): ") } ?? ""
+        XCTAssertTrue(line.contains("is nearly full") && line.contains("downloads keep 64 MiB free"), String(line))
+        var disk = statvfs()
+        XCTAssertEqual(statvfs(cache.path, &disk), 0)
+        let free = Int(disk.f_bavail) * Int(disk.f_frsize)
+        XCTAssertGreaterThanOrEqual(free, 64 << 20, "the cache's disk was filled")
+        print("100 MiB disk under the cache: \(free) bytes left free when the track failed")
+        let lastError = try daemon.get("LastError", ControlAPI.quaverInterface).stringValue ?? ""
+        XCTAssertTrue(lastError.contains("is nearly full"), lastError)
         daemon.assertIntact(tracks: ["/org/quaver/Track/1"])
     }
 

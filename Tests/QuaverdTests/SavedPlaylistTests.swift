@@ -78,6 +78,27 @@ final class SavedPlaylistTests: XCTestCase {
         XCTAssertEqual(try quaver("playlists").stdout, "no saved playlists\n")
     }
 
+    func testAPlaylistAmongTheMusicIsListedPlayedAndNeverChanged() throws {
+        let found = daemon.home.url.appendingPathComponent("Music/Album/road.m3u")
+        try "#EXTM3U\n3 three.flac\n1 one.wav\n".write(to: found, atomically: true, encoding: .utf8)
+        let listed = try JSONSerialization.jsonObject(with: Data(try quaver("playlists", "--json").stdout.utf8)) as? [[String: Any]]
+        XCTAssertEqual(listed?.map { $0["name"] as? String }, ["road"])
+        XCTAssertEqual(listed?.first?["tracks"] as? Int, 2)
+
+        XCTAssertEqual(try quaver("load", "road").stdout, "queued 2 tracks\n")
+        XCTAssertEqual(queuedURIs, [uris[2], uris[0]])
+        XCTAssertTrue(try quaver("playlist", "rm", "road", expectStatus: 1).stderr.contains("found among the music"))
+        XCTAssertTrue(try quaver("playlist", "rename", "road", "x", expectStatus: 1).stderr.contains("does not change"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: found.path))
+
+        try daemon.call("AddTracks", [.stringArray([uris[1]]), .string("end"), .boolean(false)], on: ControlAPI.quaverInterface)
+        try quaver("save", "road")
+        let after = try JSONSerialization.jsonObject(with: Data(try quaver("playlists", "--json").stdout.utf8)) as? [[String: Any]]
+        XCTAssertEqual(after?.map { $0["name"] as? String }, ["road"], "the saved one hides the found one")
+        XCTAssertEqual(after?.first?["tracks"] as? Int, 3)
+        XCTAssertEqual(try String(contentsOf: found, encoding: .utf8), "#EXTM3U\n3 three.flac\n1 one.wav\n", "untouched")
+    }
+
     func testBadNamesAndMissingPlaylistsAreRefusedAndTheQueueStays() throws {
         try daemon.call("AddTracks", [.stringArray(uris), .string("end"), .boolean(false)], on: ControlAPI.quaverInterface)
         let tracks = daemon.tracks

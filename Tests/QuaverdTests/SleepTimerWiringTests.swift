@@ -40,6 +40,7 @@ final class SleepTimerWiringTests: XCTestCase {
         XCTAssertEqual(set.status, 0, set.stderr)
         XCTAssertTrue(set.stdout.hasPrefix("sleep in 0:0"), set.stdout)
         XCTAssertTrue(try quaver(daemon, "status").stdout.contains("(sleep in 0:0"))
+        XCTAssertTrue(try quaver(daemon, "status", "--json").stdout.contains(#""sleep_timer":"time","sleep_seconds":"#))
         XCTAssertTrue(EventLoop.main.run(until: { !signalled.isEmpty }, timeout: 5), "PropertiesChanged carries SleepTimer when set")
         let setAt = Date()
         daemon.waitUntil("the timer's pause", timeout: 10, { daemon.status == "Paused" })

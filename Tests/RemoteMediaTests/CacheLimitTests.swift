@@ -26,6 +26,39 @@ final class CacheLimitTests: XCTestCase {
         XCTAssertFalse(run.events.contains { if case .failed = $0 { return true } else { return false } }, "\(run.events)")
     }
 
+    /// A reader going through 3 MiB of a file under a 1 MiB cache gets the file's bytes all the way (none
+    /// of the holes given back is served as data), the cache stays within its limit, and a seek back to the
+    /// start fetches those bytes again.
+    func testAReaderPastTheLimitGetsTheFilesBytesAndASeekBackFetchesThemAgain() throws {
+        let server = try TestServer("hostile")
+        let limit: UInt64 = 1 << 20
+        let run = try DownloadRun(server.url("huge"), capacity: limit)
+        let data = run.cache.dataFile(for: server.url("huge"))
+        let sink = RecordingSink()
+        run.download.start()
+        XCTAssertTrue(eventually(timeout: 10) { run.download.canServe }, "\(run.events)")
+        run.download.attach(sink) { _ in }
+        let step = 64 * 1024, total = 3 << 20
+        var largest: UInt64 = 0
+        for end in stride(from: step, through: total, by: step) {
+            run.download.needData(step)
+            XCTAssertTrue(eventually(timeout: 10) { sink.bytes.count >= end }, "stuck at \(sink.bytes.count)")
+            largest = max(largest, blocks(of: data))
+        }
+        XCTAssertLessThanOrEqual(largest, limit)
+        XCTAssertNil(firstWrongByte(sink.bytes, from: 0))
+        sink.bytes = []
+        XCTAssertTrue(run.download.seekData(100))
+        run.download.needData(step)
+        XCTAssertTrue(eventually(timeout: 10) { sink.bytes.count >= step }, "\(run.events)")
+        XCTAssertNil(firstWrongByte(sink.bytes, from: 100))
+    }
+
+    /// Where `bytes`, read from `offset` of /huge, differ from the file (byte i is i % 251 past its 44-byte header).
+    private func firstWrongByte(_ bytes: [UInt8], from offset: Int) -> Int? {
+        bytes.indices.first { offset + $0 >= 44 && bytes[$0] != UInt8((offset + $0) % 251) }.map { offset + $0 }
+    }
+
     /// Below the free-space margin nothing is written: the download fails at once, saying why.
     func testADiskBelowTheFreeSpaceMarginFailsTheDownloadClearly() throws {
         let server = try TestServer("hostile")
@@ -40,4 +73,17 @@ final class CacheLimitTests: XCTestCase {
         var info = stat()
         return lstat(file.path, &info) == 0 ? UInt64(info.st_blocks) * 512 : 0
     }
+}
+
+/// A reader that keeps what it was pushed (pushed from the download thread or the reader's own).
+private final class RecordingSink: ByteSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [UInt8] = []
+    var bytes: [UInt8] {
+        get { lock.withLock { received } }
+        set { lock.withLock { received = newValue } }
+    }
+
+    func push(_ bytes: UnsafeRawBufferPointer) { lock.withLock { received.append(contentsOf: bytes) } }
+    func endOfStream() {}
 }

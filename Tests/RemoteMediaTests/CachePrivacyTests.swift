@@ -40,6 +40,70 @@ final class CachePrivacyTests: XCTestCase {
         XCTAssertEqual(mode(of: folder.path), 0o700)
     }
 
+    /// Links at the names of an entry's data file, sidecar and the sidecar's temporary file (planted there
+    /// before the entry opens) are replaced, never written through; the download completes as usual.
+    func testLinksPlantedAtAnEntrysFileNamesAreNeverFollowed() throws {
+        let server = try TestServer("hostile")
+        let url = server.url("good")
+        let run = try DownloadRun(url)
+        let victims = try TemporaryDirectory(prefix: "quaver-victims")
+        let sidecar = run.cache.sidecarFile(for: url).path
+        var planted: [(link: String, target: URL)] = []
+        for (index, link) in [run.cache.dataFile(for: url).path, sidecar, sidecar + ".new"].enumerated() {
+            let target = victims.url.appendingPathComponent("victim\(index)")
+            try Data("not yours\n".utf8).write(to: target)
+            XCTAssertEqual(symlink(target.path, link), 0)
+            planted.append((link, target))
+        }
+        XCTAssertTrue(run.completes(within: 10), "\(run.events)")
+        run.download.close()
+        for (link, target) in planted {
+            XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "not yours\n", "written through \(link)")
+            XCTAssertEqual(mode(of: target.path), 0o644 & ~currentUmask(), "\(target.path) had its mode changed")
+            var info = stat()
+            if lstat(link, &info) == 0 { XCTAssertEqual(info.st_mode & S_IFMT, S_IFREG, "\(link) is still a link") }
+        }
+        XCTAssertTrue(run.cachedBytesAreReal(url: url))
+        XCTAssertEqual((try? Data(contentsOf: run.cache.dataFile(for: url)))?.count, TestServer.fileLength)
+    }
+
+    /// A cache folder that is a symbolic link is refused, and its target is left as it was (not chmod-ed).
+    func testACacheFolderThatIsALinkIsRefusedAndItsTargetLeftAlone() throws {
+        let parent = try TemporaryDirectory(prefix: "quaver-cache")
+        let target = parent.url.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o755])
+        let folder = parent.url.appendingPathComponent("media")
+        XCTAssertEqual(symlink(target.path, folder.path), 0)
+        XCTAssertThrowsError(try MediaCache(directory: folder, capacityBytes: 1 << 20)) { error in
+            XCTAssertEqual("\(error)", "refusing the media cache \(folder.path): a symbolic link")
+        }
+        XCTAssertEqual(mode(of: target.path), 0o755)
+    }
+
+    /// A cache folder of another user (tests run as root: chown works), or one writable by others, is
+    /// refused: whoever can write there could plant entries that would be played as the server's bytes.
+    func testACacheFolderOfAnotherUserOrWritableByOthersIsRefused() throws {
+        let parent = try TemporaryDirectory(prefix: "quaver-cache")
+        let folder = parent.url.appendingPathComponent("media")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        chmod(folder.path, 0o777)
+        XCTAssertThrowsError(try MediaCache(directory: folder, capacityBytes: 1 << 20)) { error in
+            XCTAssertEqual("\(error)", "refusing the media cache \(folder.path): writable by others (mode 777)")
+        }
+        chmod(folder.path, 0o700)
+        XCTAssertEqual(chown(folder.path, 65534, 65534), 0, "tests run as root")
+        XCTAssertThrowsError(try MediaCache(directory: folder, capacityBytes: 1 << 20)) { error in
+            XCTAssertEqual("\(error)", "refusing the media cache \(folder.path): owned by user 65534, not by us (\(geteuid()))")
+        }
+    }
+
+    private func currentUmask() -> mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }
+
     private func mode(of path: String) -> mode_t {
         var status = stat()
         return stat(path, &status) == 0 ? status.st_mode & 0o777 : 0

@@ -36,6 +36,22 @@ final class HTTPSessionTests: XCTestCase {
     }
 }
 
+extension HTTPSessionTests {
+    /// A server that sends more body than its Content-Length on a kept-alive connection: the next request,
+    /// sent on that connection, fails there and is tried once more on a fresh one, which gets the file.
+    func testABodyLongerThanItsLengthDoesNotPoisonTheNextRequest() throws {
+        let server = try TestServer("hostile")
+        let session = try HTTPSession(options: .init(timeout: 5, proxy: nil))
+        var first = Data()
+        XCTAssertEqual(try session.get(server.url("excess"), body: { first.append(contentsOf: $0); return true })?.status, 200)
+        XCTAssertEqual(first, Data("0123456789".utf8))
+        var second = Data()
+        let head = try session.get(server.url("good"), body: { second.append(contentsOf: $0); return true })
+        XCTAssertEqual(head?.status, 200)
+        XCTAssertEqual(second.count, TestServer.fileLength)
+    }
+}
+
 /// A Bool shared between threads.
 final class LockedFlag: @unchecked Sendable {
     private let lock = NSLock()

@@ -60,11 +60,16 @@ final class ListenBrainzSenderTests: XCTestCase {
         let sender = sender()
         sender.playingNow(listen(1))
         sender.playingNow(listen(2, title: nil))
-        for item in [listen(10, title: nil, artist: nil, seconds: nil), listen(20, seconds: 20), listen(30)] {
+        var tagged = listen(30)
+        tagged.musicBrainz = MusicBrainzTags(recording: "b1a9c0e9-d987-4042-ae91-78d6a3267d69", release: "", artist: "a74b1b7f")
+        for item in [listen(10, title: nil, artist: nil, seconds: nil), listen(20, seconds: 20), tagged] {
             try database.recordListen(item)
         }
+        let recorded = Date().timeIntervalSince1970
         sender.listenRecorded()
         XCTAssertTrue(eventually(timeout: 10) { self.requests.count == 2 && (try? self.waitingCount()) == 0 })
+        let received = requests.last?["time"] as? Double ?? 0
+        print(String(format: "listen recorded to POST received: %.1f ms", (received - recorded) * 1000))
         XCTAssertEqual(requests.map { $0["type"] as? String }, ["playing_now", "single"])
         XCTAssertEqual(requests.map { $0["status"] as? Int }, [200, 200])
         let sent = try XCTUnwrap((requests[1]["listens"] as? [[String: Any]])?.first)
@@ -77,6 +82,9 @@ final class ListenBrainzSenderTests: XCTestCase {
         XCTAssertEqual(info["submission_client"] as? String, "Quaver")
         XCTAssertEqual(info["duration_ms"] as? Int, 200_000)
         XCTAssertEqual(info["tracknumber"] as? Int, 4)
+        XCTAssertEqual(info["recording_mbid"] as? String, "b1a9c0e9-d987-4042-ae91-78d6a3267d69")
+        XCTAssertNil(info["release_mbid"], "ids not tagged are left out")
+        XCTAssertEqual(info["artist_mbids"] as? [String], ["a74b1b7f"])
         XCTAssertNil((requests[0]["listens"] as? [[String: Any]])?.first?["listened_at"], "playing_now has no time")
         XCTAssertFalse(lines.all.joined().contains(Self.token), "the token is never logged")
     }

@@ -1,3 +1,4 @@
+import ControlAPI
 import EventLoop
 import Foundation
 import Logging
@@ -107,6 +108,16 @@ final class SessionRecorderTests: XCTestCase {
         XCTAssertEqual(player.queueLength, 8001)
         XCTAssertEqual(player.tracks(in: 8000..<8001).first?.uri, "file:///music/new.flac")
         XCTAssertEqual(player.tracks(in: 0..<1).first?.uri, "file:///music/0.flac")
+        recorder.finish()
+    }
+
+    /// A saved queue longer than the daemon accepts (written by hand, or before the limit) is cut to the limit.
+    func testASavedQueuePastTheLimitIsCutToIt() throws {
+        var done = false
+        let (player, recorder) = try restoringInBackground(InputLimits.maximumQueueLength + 5) { done = true }
+        XCTAssertTrue(EventLoop.main.run(until: { done }, timeout: 60))
+        XCTAssertEqual(player.queueLength, InputLimits.maximumQueueLength)
+        XCTAssertEqual(player.index(of: player.currentTrackID!), 77)
         recorder.finish()
     }
 

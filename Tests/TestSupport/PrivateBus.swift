@@ -45,6 +45,10 @@ public final class PrivateBus {
           <keep_umask/>
           <listen>unix:path=\(socket)</listen>
           <auth>EXTERNAL</auth>
+          <!-- A real session bus's limits (Debian's session.conf): a test's large call gets through as it would there. -->
+          <limit name="max_incoming_bytes">1000000000</limit>
+          <limit name="max_outgoing_bytes">1000000000</limit>
+          <limit name="max_message_size">1000000000</limit>
         \(services)
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>

@@ -2,7 +2,9 @@
 """Test servers for RemoteMediaTests, on 127.0.0.1, standard library only.
 
   test_servers.py hostile PORTFILE   an HTTP server answering each path with one kind of garbage
-  test_servers.py proxy PORTFILE LOG a forward HTTP proxy that logs each absolute URL it is asked for
+  test_servers.py proxy PORTFILE LOG [USER:PASSWORD]
+                                     a forward HTTP proxy that logs each absolute URL it is asked for; with
+                                     USER:PASSWORD it answers 407 to a request without them (Basic)
   test_servers.py silent PORTFILE    accepts TCP connections and never says a word (a TLS handshake that hangs)
   test_servers.py listenbrainz PORTFILE LOG TOKEN
                                      POST /1/submit-listens as ListenBrainz answers it; the file BEHAVIOUR beside LOG
@@ -16,6 +18,7 @@
 Each writes the port it listens on to PORTFILE once ready, and runs until killed.
 The "real" file is FILE_LENGTH bytes, byte i being i % 251: what may ever reach the cache.
 """
+import base64
 import gzip
 import hashlib
 import http.client
@@ -103,6 +106,14 @@ class Hostile(socketserver.StreamRequestHandler):
             self.send(piece)
             offset += len(piece)
 
+    def answer_excess(self, path, headers):
+        """A body longer than its Content-Length on a connection kept open: the extra bytes come once the
+        client has its answer, and are what it reads first if it sends its next request on it."""
+        self.send(head("HTTP/1.1 200 OK", [("Content-Length", 10)]) + b"0123456789")
+        time.sleep(0.3)
+        self.send(b"GARBAGE AFTER THE BODY\r\n\r\n")
+        self.handle()
+
     def answer_digest(self, path, headers):
         """HTTP Digest (RFC 7616, MD5, qop=auth) for quaver:secret; a 401 asking for it otherwise."""
         fields = {}
@@ -170,13 +181,25 @@ class Proxy(http.server.BaseHTTPRequestHandler):
     """GET http://host:port/path → the same request to that server, its answer streamed back."""
     protocol_version = "HTTP/1.1"
     log_path = None
+    credentials = None
 
     def do_GET(self):
+        if Proxy.credentials is not None:
+            expected = "Basic " + base64.b64encode(Proxy.credentials.encode()).decode()
+            if self.headers.get("Proxy-Authorization") != expected:
+                with open(Proxy.log_path, "a") as log:
+                    log.write("407 " + self.path + "\n")
+                self.send_response(407, "Proxy Authentication Required")
+                self.send_header("Proxy-Authenticate", 'Basic realm="quaver"')
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
         with open(Proxy.log_path, "a") as log:
             log.write(self.path + "\n")
         target = urllib.parse.urlsplit(self.path)
         upstream = http.client.HTTPConnection(target.hostname, target.port or 80, timeout=30)
-        forwarded = {k: v for k, v in self.headers.items() if k.lower() not in ("proxy-connection", "connection")}
+        forwarded = {k: v for k, v in self.headers.items()
+                     if k.lower() not in ("proxy-connection", "connection", "proxy-authorization")}
         upstream.request("GET", target.path + (f"?{target.query}" if target.query else ""), headers=forwarded)
         answer = upstream.getresponse()
         body = answer.read()
@@ -343,6 +366,7 @@ def main():
         ListenBrainz.log_path, ListenBrainz.token = sys.argv[3], sys.argv[4]
     if mode == "proxy":
         Proxy.log_path = sys.argv[3]
+        Proxy.credentials = sys.argv[4] if len(sys.argv) > 4 else None
         open(Proxy.log_path, "w").close()
     if mode == "h2only":
         import ssl

@@ -114,13 +114,6 @@ extension GStreamerEngine {
         if source.hasProperty("timeout") { source.set("timeout", "\(Int(network.connectTimeout.rounded(.up)))") }
     }
 
-    /// playbin's `deep-element-added` (any thread), connected when a proxy is configured: every network
-    /// source inside playbin uses it — its own source, and those hlsdemux makes for each fragment, which
-    /// `source-setup` never sees (souphttpsrc and rtspsrc `proxy`).
-    static func setProxy(_ proxy: String, on element: Element) {
-        if element.hasProperty("proxy") { element.set("proxy", proxy) }
-    }
-
     /// Live streams have no length and cannot be seeked; say so once, as the contract asks.
     func reportLiveStreamInfo() {
         guard let current, sentSeekable == nil else { return }

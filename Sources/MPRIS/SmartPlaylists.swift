@@ -1,0 +1,76 @@
+import DBus
+import Library
+import PlayerCore
+import PlaylistStore
+
+/// Playlists computed when they are played, listed on MPRIS Playlists beside the saved ones: from the listening
+/// history (most played, favourites) and from the music library (recently added, never played). Each is offered
+/// only when what it needs is there; one that finds no track is refused, and the queue stays as it was.
+enum SmartPlaylist: Int, CaseIterable {
+    case mostPlayed = 1, favourites, recentlyAdded, neverPlayed
+
+    /// The most tracks one gives.
+    static let size = 200
+
+    /// Fixed ids: 31 zeros and a digit, which no saved playlist's random or derived id is.
+    var id: String { String(repeating: "0", count: 31) + String(rawValue) }
+
+    var name: String {
+        switch self {
+        case .mostPlayed: return "Most played"
+        case .favourites: return "Favourites"
+        case .recentlyAdded: return "Recently added"
+        case .neverPlayed: return "Never played"
+        }
+    }
+
+    var needsLibrary: Bool { self == .recentlyAdded || self == .neverPlayed }
+
+    /// As GetPlaylists lists it: no dates of its own, so it sorts first by creation or modification.
+    var listed: SavedPlaylist? {
+        (try? PlaylistName(name)).map { SavedPlaylist(id: id, name: $0, entryCount: 0, created: 0, modified: 0) }
+    }
+
+    /// Its tracks now: most played by play count, favourites (4 or 5 stars) by rating then last play, recently
+    /// added by the file's time, never played in album order.
+    func uris(history: ListeningStatisticsSource?, library: MusicLibrary?) throws -> [String] {
+        let known = history?.allTracks ?? []
+        switch self {
+        case .mostPlayed:
+            let played = known.filter { $0.statistics.playCount > 0 }
+            return played.sorted { ($0.statistics.playCount, $1.uri) > ($1.statistics.playCount, $0.uri) }
+                .prefix(Self.size).map(\.uri)
+        case .favourites:
+            let rank = { (track: (uri: String, statistics: ListeningStatistics)) in
+                (track.statistics.rating ?? 0, track.statistics.lastPlayed ?? 0)
+            }
+            return known.filter { ($0.statistics.rating ?? 0) >= 4 }
+                .sorted { rank($0) != rank($1) ? rank($0) > rank($1) : $0.uri < $1.uri }.prefix(Self.size).map(\.uri)
+        case .recentlyAdded:
+            return try library?.catalog().recentlyChanged(limit: Self.size) ?? []
+        case .neverPlayed:
+            let played = Set(known.filter { $0.statistics.playCount > 0 }.map(\.uri))
+            return Array((try library?.catalog().uris(SearchQuery("")) ?? []).lazy.filter { !played.contains($0) }.prefix(Self.size))
+        }
+    }
+}
+
+extension SavedPlaylists {
+    /// Replaces the queue with a smart playlist's tracks now and plays them; none found is an error.
+    func activate(_ smart: SmartPlaylist) throws {
+        let uris: [String]
+        do {
+            uris = try smart.uris(history: mpris.listeningHistory, library: library)
+        } catch {
+            throw DBusError.failed("\(smart.name) cannot be read from the library (\(error)); the queue is unchanged")
+        }
+        guard !uris.isEmpty else { throw DBusError.failed("\(smart.name) has no tracks yet; the queue is unchanged") }
+        _ = replace(with: PreparedEntries(uris.map { QueueEntry(uri: $0) }), activating: smart.id)
+        mpris.player.play()
+    }
+
+    /// The smart playlists whose source is there: the history's when it is kept, the library's when there is one.
+    var smartPlaylists: [SmartPlaylist] {
+        SmartPlaylist.allCases.filter { $0.needsLibrary ? library != nil : mpris.listeningHistory != nil }
+    }
+}

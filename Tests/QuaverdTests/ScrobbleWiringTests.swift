@@ -1,0 +1,87 @@
+import ControlAPI
+import DBus
+import Foundation
+import ListeningHistory
+import TestSupport
+import XCTest
+
+/// `[scrobble]` in the real daemon against our fake ListenBrainz: playing_now at each start, a listen once it
+/// counts, none for a skipped track; the token is read from a 0600 file and appears nowhere in the daemon's log.
+final class ScrobbleWiringTests: XCTestCase {
+    private static let token = "wiring-token-7f3a"
+
+    /// Two tagged 40 s tones (ListenBrainz takes nothing shorter than 30 s), in a folder of their own.
+    private func longTaggedTracks(in folder: TemporaryDirectory) throws -> [String] {
+        try ["one", "two"].map { name in
+            let path = folder.path + "/\(name).flac"
+            try Fixtures.run("sox", ["-q", "-n", "--comment", "TITLE=Tone \(name)", "--add-comment", "ARTIST=\(Fixtures.artist)",
+                                     "--add-comment", "ALBUM=\(Fixtures.album)", path, "synth", "40", "sine", "330", "vol", "0.3"])
+            return path
+        }
+    }
+
+    func testPlayingNowAndAListenButNoneForASkip() throws {
+        let server = try TestServer("listenbrainz", arguments: [Self.token])
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let tokenFile = home.path + "/listenbrainz-token"
+        FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600])
+        try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
+        let daemon = try RunningDaemon(try longTaggedTracks(in: home), home: home)
+        try daemon.call("Play")
+        daemon.waitUntil("the first track plays") { daemon.status == "Playing" }
+        daemon.waitUntil("a second of the first track, then it is skipped") { daemon.positionSeconds >= 1 }
+        try daemon.call("Next")
+
+        // The 40 s tone counts at 20 s: when Metadata first shows it, and when the server has it.
+        var counted = 0.0
+        daemon.waitUntil("the listen counts", timeout: 40) {
+            counted = Date().timeIntervalSince1970
+            return daemon.metadata["xesam:useCount"] == .int32(1)
+        }
+        var requests: [[String: Any]] = []
+        daemon.waitUntil("the listen is sent") {
+            requests = server.requestLog.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return requests.contains { $0["type"] as? String == "single" }
+        }
+        XCTAssertEqual(requests.map { $0["type"] as? String }, ["playing_now", "playing_now", "single"])
+        guard requests.count == 3 else { return XCTFail(daemon.process.standardError) }
+        XCTAssertTrue(requests.allSatisfy { $0["status"] as? Int == 200 })
+        let listen = try XCTUnwrap((requests[2]["listens"] as? [[String: Any]])?.first)
+        let metadata = try XCTUnwrap(listen["track_metadata"] as? [String: Any])
+        XCTAssertEqual(metadata["track_name"] as? String, "Tone two")
+        XCTAssertEqual(metadata["artist_name"] as? String, Fixtures.artist)
+        let received = try XCTUnwrap(requests[2]["time"] as? Double)
+        print(String(format: "listen sent %.0f ms after Metadata showed it counted (polled every few ms)", (received - counted) * 1000))
+        XCTAssertFalse(daemon.process.standardError.contains(Self.token), "the token is never logged")
+    }
+
+    /// An hour of listens made while the server was away (in the history, as a daemon that could not send them
+    /// leaves them) goes out when quaverd starts again: in order, in one import, each once.
+    func testListensLeftFromAnOutageAreSentAtStart() throws {
+        let server = try TestServer("listenbrainz", arguments: [Self.token])
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let tokenFile = home.path + "/listenbrainz-token"
+        FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600])
+        try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
+        let times = (0..<15).map { 1_700_000_000 + Int64($0) * 240 }
+        do {
+            let history = try HistoryDatabase.open(path: home.path + "/state/quaver/history.db", now: 0) { XCTFail($0) }
+            for time in times {
+                try history.recordListen(Listen(listenedAt: time, uri: "file:///m/\(time).flac", artist: "A", title: "T",
+                                                album: nil, durationSeconds: 240, trackNumber: nil))
+            }
+        }
+        let daemon = try RunningDaemon(home: home)
+        var requests: [[String: Any]] = []
+        daemon.waitUntil("the listens are sent") {
+            requests = server.requestLog.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return !requests.isEmpty
+        }
+        XCTAssertEqual(requests.map { $0["type"] as? String }, ["import"])
+        let sent = (requests.first?["listens"] as? [[String: Any]] ?? []).compactMap { ($0["listened_at"] as? NSNumber)?.int64Value }
+        XCTAssertEqual(sent, times)
+        daemon.waitUntil("they are marked sent") {
+            (try? HistoryDatabase(path: home.path + "/state/quaver/history.db").waitingCount()) == 0
+        }
+    }
+}
