@@ -117,6 +117,7 @@ let package = Package(
 
         .executableTarget(name: "quaver-bench",
                           dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
+                                         "Library",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 

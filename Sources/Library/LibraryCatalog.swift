@@ -27,6 +27,20 @@ public final class LibraryCatalog {
                                   filter.values).compactMap { $0.text(0) }
     }
 
+    /// The track at `uri`, if indexed.
+    public func track(uri: String) throws -> LibraryTrack? {
+        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?1", [.text(uri)]).first.map(Self.track)
+    }
+
+    /// The URIs of one album's tracks (as `albums` names it), or of one artist's (as `artists` names them) when
+    /// `album` is nil, in album order; missing tracks left out.
+    public func uris(artist: String, album: String?) throws -> [String] {
+        let albumClause = album == nil ? "" : " AND album = ?2 COLLATE NOCASE"
+        return try database.query("SELECT uri FROM tracks WHERE sort_artist = ?1\(albumClause) AND missing = 0 "
+                                  + "ORDER BY \(Self.albumOrder)", [.text(artist)] + (album.map { [.text($0)] } ?? []))
+            .compactMap { $0.text(0) }
+    }
+
     /// Artists (album artists, or the track's first artist) of the matching tracks, with their track counts.
     public func artists(_ query: SearchQuery) throws -> [(name: String, tracks: Int)] {
         let filter = Self.filter(query)

@@ -69,6 +69,8 @@ final class Daemon {
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]))
+            let searchProvider = library.map { ShellSearchProvider(mpris: service, library: $0) }
+            searchProvider.map { connection.export($0.exportedObject) }
             restoreThenEnqueue(into: player)
             library?.start()
             let signals = [SIGTERM, SIGINT].map { signal in
@@ -84,7 +86,8 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, libraryInterface)) {}  // the player holds its observers weakly
+            // The player holds its observers weakly, and exported methods hold their objects weakly.
+            withExtendedLifetime((quaver, notifier, libraryInterface, searchProvider)) {}
             library?.stop()
             recorder?.finish()
             shutDown(player, connection)

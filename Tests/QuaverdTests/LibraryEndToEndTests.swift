@@ -91,6 +91,25 @@ final class LibraryEndToEndTests: XCTestCase {
         XCTAssertEqual(trackCount, 4)
     }
 
+    func testTheSearchProviderAnswersAndRefusesIdsItDidNotMake() throws {
+        let call = { (method: String, arguments: [DBusValue]) in
+            try self.daemon.client.call(destination: ControlAPI.busName, path: ObjectPath(stringLiteral: ControlAPI.searchProviderPath),
+                                        interface: ControlAPI.searchProviderInterface, method: method, arguments: arguments)
+        }
+        let ids = try call("GetInitialResultSet", [.stringArray(["miles"])]).first?.stringArrayValue ?? []
+        XCTAssertEqual(ids, ["album\u{1F}Miles Davis\u{1F}Kind of Blue", "artist\u{1F}Miles Davis"])
+        let metas = try call("GetResultMetas", [.stringArray(ids + ["nonsense", "album\u{1F}x", "track\u{1F}/etc/passwd"])])
+        XCTAssertEqual(metas.first?.arrayValue?.count, 2)
+        XCTAssertThrowsError(try call("ActivateResult", [.string("track\u{1F}file:///etc/passwd"), .stringArray([]), .uint32(0)]))
+        XCTAssertThrowsError(try call("ActivateResult", [.string("\u{1F}\u{1F}"), .stringArray([]), .uint32(0)]))
+        XCTAssertThrowsError(try call("GetInitialResultSet", [.string("miles")]))
+        XCTAssertEqual(try call("GetInitialResultSet", [.stringArray(["\"", "NEAR("])]).first?.stringArrayValue, [])
+        XCTAssertEqual(try queuedTitles, [])
+        try call("LaunchSearch", [.stringArray(["simon"]), .uint32(0)])
+        daemon.waitUntil("playing", { self.daemon.status == "Playing" })
+        XCTAssertEqual(try queuedTitles, ["01"])
+    }
+
     func testBadCallsGetErrorsAndChangeNothing() throws {
         let call = { (method: String, arguments: [DBusValue]) in
             try self.daemon.call(method, arguments, on: ControlAPI.libraryInterface)
