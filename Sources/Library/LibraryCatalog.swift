@@ -11,12 +11,16 @@ public final class LibraryCatalog {
 
     /// One page of the tracks matching `query` in album order, and how many match in all.
     public func search(_ query: SearchQuery, offset: Int, limit: Int) throws -> (tracks: [LibraryTrack], total: Int) {
+        // The total comes with the page (a window over every match), so the full-text match runs once; a page
+        // past the end has no row to carry it and counts apart.
         let filter = Self.filter(query)
-        let total = try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
-            .first?.integer(0) ?? 0
-        let rows = try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE \(filter.sql) "
+        let rows = try database.query("SELECT \(Self.trackColumns), count(*) OVER () FROM tracks WHERE \(filter.sql) "
                                       + "ORDER BY \(Self.albumOrder) LIMIT ? OFFSET ?",
                                       filter.values + [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+        guard let total = rows.first?.integer(Self.trackColumnCount) else {
+            let counted = try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
+            return ([], Int(counted.first?.integer(0) ?? 0))
+        }
         return (rows.map(Self.track), Int(total))
     }
 
@@ -100,6 +104,8 @@ public final class LibraryCatalog {
         uri, path, size, modified, title, artists, album, album_artist, composer, genre, track, disc, year, length_ms,
         track_gain, track_peak, album_gain, album_peak, mb_recording, mb_album, mb_artist, mb_album_artist, has_cover
         """
+
+    static let trackColumnCount = 23
 
     static func track(_ row: Row) -> LibraryTrack {
         let text = { (column: Int) in row.text(column) ?? "" }

@@ -30,6 +30,7 @@ public final class LibraryScanner {
     private let reportChange: () -> Void
     private var connection: IndexConnection?
     private var progress = Progress()
+    private var lastProgressReport = Date.distantPast
 
     /// `folders` are absolute paths; nothing runs until `scanAll` or `update`.
     public init(index: LibraryIndex, folders: [[UInt8]], note: @escaping (String) -> Void,
@@ -158,9 +159,20 @@ public final class LibraryScanner {
             }
             try connection.save(tracks)
             progress.filesRead += min(Self.batchSize, files.count - batch)
-            if progress.scanning { reportProgress(progress) }
+            reportProgressNow()
         }
     }
+
+    /// Reports a full scan's progress at most every `progressInterval` seconds: each report makes the loop
+    /// read the index's size for the signal, and a report per batch did so hundreds of times in a large scan.
+    private func reportProgressNow() {
+        let now = Date()
+        guard progress.scanning, now.timeIntervalSince(lastProgressReport) >= Self.progressInterval else { return }
+        lastProgressReport = now
+        reportProgress(progress)
+    }
+
+    static let progressInterval = 0.25
 
     /// Whether `path` is `folder` or inside it.
     static func isInside(_ path: [UInt8], _ folder: [UInt8]) -> Bool {
