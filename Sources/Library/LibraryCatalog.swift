@@ -11,17 +11,25 @@ public final class LibraryCatalog {
 
     /// One page of the tracks matching `query` in album order, and how many match in all.
     public func search(_ query: SearchQuery, offset: Int, limit: Int) throws -> (tracks: [LibraryTrack], total: Int) {
-        // The total comes with the page (a window over every match), so the full-text match runs once; a page
-        // past the end has no row to carry it and counts apart.
+        // With words, the total comes with the page (a window over every match), so the full-text match runs
+        // once; a page past the end has no row to carry it and counts apart. Without, the page is read in the
+        // order of the album-order index and counted apart: a window would read every track first.
         let filter = Self.filter(query)
+        guard query.textMatch != nil else {
+            let rows = try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE \(filter.sql) "
+                                          + "ORDER BY \(Self.albumOrder) LIMIT ? OFFSET ?",
+                                          filter.values + [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
+            return (rows.map(Self.track), try count(filter))
+        }
         let rows = try database.query("SELECT \(Self.trackColumns), count(*) OVER () FROM tracks WHERE \(filter.sql) "
                                       + "ORDER BY \(Self.albumOrder) LIMIT ? OFFSET ?",
                                       filter.values + [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
-        guard let total = rows.first?.integer(Self.trackColumnCount) else {
-            let counted = try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
-            return ([], Int(counted.first?.integer(0) ?? 0))
-        }
+        guard let total = rows.first?.integer(Self.trackColumnCount) else { return ([], try count(filter)) }
         return (rows.map(Self.track), Int(total))
+    }
+
+    private func count(_ filter: (sql: String, values: [SQLiteValue])) throws -> Int {
+        Int(try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values).first?.integer(0) ?? 0)
     }
 
     /// The URIs of every track matching `query`, in album order (what `quaver play QUERY` queues).

@@ -28,9 +28,11 @@ public struct LibraryIndex: Sendable {
         }
     }
 
-    /// A read-only connection, for searching (on the loop thread).
+    /// A read-only connection, for searching (on the loop thread). It waits for another connection's lock 50 ms
+    /// at most (in WAL mode readers wait only while a file is being recovered): the loop must not stall on it.
     public func openForReading() throws -> IndexConnection {
-        IndexConnection(database: try Database(path: path, readOnly: true, create: false), isReadOnly: true)
+        IndexConnection(database: try Database(path: path, readOnly: true, create: false, busyTimeoutMilliseconds: 50),
+                        isReadOnly: true)
     }
 
     private func openChecked() throws -> IndexConnection {
