@@ -93,19 +93,10 @@ public final class IndexConnection {
         }
     }
 
-    /// Removes every track under the folder whose URI is `folderURI` (a folder moved out or deleted).
-    func removeTree(_ folderURI: String) throws {
-        try database.transaction {
-            try database.run("DELETE FROM tracks WHERE uri >= ?1 AND uri < ?2", Self.prefixRange(folderURI))
-        }
-    }
-
     /// Marks the tracks under `folderURI` as missing (its disk is away) or back.
     func markTree(_ folderURI: String, missing: Bool) throws {
-        try database.transaction {
-            try database.run("UPDATE tracks SET missing = ?3 WHERE uri >= ?1 AND uri < ?2 AND missing != ?3",
-                             Self.prefixRange(folderURI) + [.integer(missing ? 1 : 0)])
-        }
+        try database.run("UPDATE tracks SET missing = ?3 WHERE uri >= ?1 AND uri < ?2 AND missing != ?3",
+                         Self.prefixRange(folderURI) + [.integer(missing ? 1 : 0)])
     }
 
     func setFact(_ name: String, _ value: Int64) throws {

@@ -45,6 +45,8 @@ struct LibraryScale: ParsableCommand {
         var slowPolls: [(ms: Double, at: Double)] = []
         var peakRSSKiB = 0
         var restRSSKiB = 0
+        var playQueued = 0
+        var playMS = 0.0
     }
 
     /// quaverd started on the tree's home; polled for PlaybackStatus (from its first answer on) until TrackCount
@@ -78,7 +80,21 @@ struct LibraryScale: ParsableCommand {
         figures.seconds = Double(EventLoop.monotonicMicroseconds - daemon.spawnedAt) / 1_000_000
         sleep(2)
         figures.restRSSKiB = ProcessCounters.residentKiB(daemon.pid)
+        (figures.playQueued, figures.playMS) = try playQuery(daemon)
         return figures
+    }
+
+    /// `quaver play year:1960` (about 1 400 tracks at 100 000, 290 at 20 000): milliseconds from PlayQuery
+    /// to the position moving (the output is fakesink in real time), and how many tracks were queued.
+    private func playQuery(_ daemon: BenchQuaverd) throws -> (Int, Double) {
+        let asked = EventLoop.monotonicMicroseconds
+        let queued = try daemon.call("PlayQuery", [.string("year:1960")], interface: ControlAPI.libraryInterface)
+            .first?.int64Value ?? 0
+        while (try daemon.get("Position")?.int64Value ?? 0) <= 0 {
+            guard EventLoop.monotonicMicroseconds - asked < 30_000_000 else { throw BenchError("PlayQuery did not play") }
+            usleep(1000)
+        }
+        return (Int(queued), Double(EventLoop.monotonicMicroseconds - asked) / 1000)
     }
 
     private func rescanSeconds(_ index: LibraryIndex, music: URL) throws -> Double {
@@ -110,12 +126,15 @@ struct LibraryScale: ParsableCommand {
                      count, first.seconds, Double(count) / first.seconds, first.longestPollMS, first.peakRSSKiB,
                      first.restRSSKiB, rescan, oneWord.found, oneWord.p50, oneWord.p99, threeFilters.found, threeFilters.p50,
                      threeFilters.p99, bytesPerTrack))
+        print(String(format: "PlayQuery of %d tracks to the position moving: %.0f ms", first.playQueued, first.playMS))
         print("polls over 20 ms (ms at s): " + first.slowPolls.map { String(format: "%.0f@%.2f", $0.ms, $0.at) }.joined(separator: " "))
         let label = count >= 1000 ? "\(count / 1000)k" : "\(count)"
         BenchRow("library \(label): first index, files/s", value: Double(count) / first.seconds, floor: nil, format: "%.0f",
                  target: "≥ MPD", ok: nil).emit()
         BenchRow("library \(label): longest poll while indexing, ms", value: first.longestPollMS, floor: nil, format: "%.1f",
                  target: "< 50", ok: first.longestPollMS < 50).emit()
+        BenchRow("library \(label): PlayQuery of \(first.playQueued) tracks to sound, ms", value: first.playMS, floor: nil,
+                 format: "%.0f", target: "—", ok: nil).emit()
         BenchRow("library \(label): rescan unchanged, s", value: rescan, floor: nil, format: "%.2f", target: "< 2",
                  ok: count < 100_000 ? nil : rescan < 2).emit()
         BenchRow("library \(label): search one word p99, ms", value: oneWord.p99, floor: nil, format: "%.2f", target: "< 10",
