@@ -1,5 +1,6 @@
 import ControlAPI
 import Foundation
+import Synchronization
 import TagLib
 
 /// Keeps the index in step with the music folders, on a serial queue of its own with its own connection:
@@ -53,7 +54,7 @@ public final class LibraryScanner {
     /// Brings the index up to date for `paths` (files or folders, there or gone), as live updates report them.
     public func update(_ paths: [[UInt8]]) {
         queue.async { [self] in
-            guard let connection = openedConnection() else { return }
+            guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
             var changed = false
             for path in Set(paths) where folders.contains(where: { Self.isInside(path, $0) }) {
                 changed = (try? scan(path, in: connection)) == true || changed
@@ -64,6 +65,18 @@ public final class LibraryScanner {
 
     /// Waits until everything asked of the scanner so far is done (for tests and shutdown).
     public func waitUntilIdle() { queue.sync {} }
+
+    /// Ends the work under way at its next batch and skips what is queued, so that quaverd stops at once
+    /// in the middle of a long first scan; what was committed stays, and the next start goes on from there.
+    public func cancel() {
+        cancelled.withLock { $0 = true }
+    }
+
+    private let cancelled = Mutex(false)
+
+    struct Cancelled: Error, CustomStringConvertible {
+        var description: String { "quaverd is stopping" }
+    }
 
     private func openedConnection() -> IndexConnection? {
         if let connection { return connection }
@@ -78,7 +91,7 @@ public final class LibraryScanner {
     }
 
     private func fullScan() {
-        guard let connection = openedConnection() else { return }
+        guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
         progress = Progress()
         progress.scanning = true
         reportProgress(progress)
@@ -94,6 +107,8 @@ public final class LibraryScanner {
             let outside = try connection.knownFiles().keys.filter { !kept.contains($0) }
             try connection.save([], removing: Array(outside))
             try connection.setFact("last-scan-end", Int64(Date().timeIntervalSince1970))
+        } catch is Cancelled {
+            return
         } catch {
             note("the library scan stopped: \(error)")
         }
@@ -151,6 +166,7 @@ public final class LibraryScanner {
     private func read(_ files: [([UInt8], String, FileState)], into connection: IndexConnection) throws {
         progress.filesToRead += files.count
         for batch in stride(from: 0, to: files.count, by: Self.batchSize) {
+            guard !cancelled.withLock({ $0 }) else { throw Cancelled() }
             let tracks = files[batch..<min(files.count, batch + Self.batchSize)].compactMap { path, uri, state in
                 FileTags.read(pathBytes: path).map { tags in
                     LibraryTrack(uri: uri, path: String(decoding: path, as: UTF8.self), size: state.size,

@@ -52,8 +52,10 @@ public final class MusicLibrary {
     /// Compares every folder with the index again (`quaver rescan`).
     public func rescan() { scanner.scanAll() }
 
+    /// Stops the watch and the scan under way (at its next batch), and waits for them.
     public func stop() {
         watch?.stop()
+        scanner.cancel()
         scanner.waitUntilIdle()
     }
 

@@ -133,3 +133,22 @@ final class LibraryScanTests: XCTestCase {
         XCTAssertTrue(library.notes.contains { $0.contains("cannot be read") }, "\(library.notes)")
     }
 }
+
+final class ScanCancelTests: XCTestCase {
+    /// quaverd stopping in the middle of a long first scan does not wait for it: the scan ends at its next
+    /// batch, and what it committed stays.
+    func testACancelledScanEndsAtOnce() throws {
+        let library = try ScannedLibrary()
+        try library.write((1...600).map { TaggedTree.File("many/\($0).mp3", ["TITLE": "Track \($0)"]) })
+        library.scanner.scanAll()
+        library.scanner.cancel()
+        let started = Date()
+        library.scanner.waitUntilIdle()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        // The scan may have ended before it made the file at all.
+        XCTAssertLessThan((try? library.search("track").count) ?? 0, 600)
+        library.scanner.scanAll()
+        library.scanner.waitUntilIdle()
+        XCTAssertLessThan((try? library.search("track").count) ?? 0, 600, "a cancelled scanner stays stopped")
+    }
+}
