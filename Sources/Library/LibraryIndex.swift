@@ -93,6 +93,15 @@ public final class IndexConnection {
         }
     }
 
+    /// Removes the tracks in none of the folders (`folderURIs`): a folder taken out of the settings.
+    func removeTracks(outside folderURIs: [String]) throws {
+        let inside = folderURIs.indices.map { "(uri >= ?\($0 * 2 + 1) AND uri < ?\($0 * 2 + 2))" }
+        let condition = inside.isEmpty ? "1" : "NOT (" + inside.joined(separator: " OR ") + ")"
+        try database.transaction {
+            try database.run("DELETE FROM tracks WHERE \(condition)", folderURIs.flatMap(Self.prefixRange))
+        }
+    }
+
     /// Marks the tracks under `folderURI` as missing (its disk is away) or back.
     func markTree(_ folderURI: String, missing: Bool) throws {
         try database.run("UPDATE tracks SET missing = ?3 WHERE uri >= ?1 AND uri < ?2 AND missing != ?3",

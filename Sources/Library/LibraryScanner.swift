@@ -96,16 +96,14 @@ public final class LibraryScanner {
         progress.scanning = true
         reportProgress(progress)
         do {
-            var kept = Set<String>()
             for folder in folders {
                 if FolderWalk.names(in: folder) == nil {
-                    try keepMissing(folder, in: connection, &kept)
+                    try keepMissing(folder, in: connection)
                 } else {
-                    _ = try scan(folder, in: connection, kept: &kept)
+                    try scan(folder, in: connection)
                 }
             }
-            let outside = try connection.knownFiles().keys.filter { !kept.contains($0) }
-            try connection.save([], removing: Array(outside))
+            try connection.removeTracks(outside: folders.map { FileURI.encode(pathBytes: $0) })
             try connection.setFact("last-scan-end", Int64(Date().timeIntervalSince1970))
         } catch is Cancelled {
             return
@@ -118,24 +116,17 @@ public final class LibraryScanner {
     }
 
     /// A folder that cannot be read now (unmounted, unplugged): its tracks are marked missing, not dropped.
-    private func keepMissing(_ folder: [UInt8], in connection: IndexConnection, _ kept: inout Set<String>) throws {
+    private func keepMissing(_ folder: [UInt8], in connection: IndexConnection) throws {
         let uri = FileURI.encode(pathBytes: folder)
-        let known = try connection.knownFiles(at: uri).keys
-        guard !known.isEmpty else { return }  // a folder never there (no ~/Music yet) is not worth a line
-        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its \(known.count) tracks are kept as missing")
+        let known = try connection.knownFiles(at: uri).count
+        guard known > 0 else { return }  // a folder never there (no ~/Music yet) is not worth a line
+        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its \(known) tracks are kept as missing")
         try connection.markTree(uri, missing: true)
-        kept.formUnion(known)
     }
 
+    /// Reads what changed at or under `path` and removes what is gone there. True when the index changed.
     @discardableResult
     private func scan(_ path: [UInt8], in connection: IndexConnection) throws -> Bool {
-        var kept = Set<String>()
-        return try scan(path, in: connection, kept: &kept)
-    }
-
-    /// Reads what changed at or under `path` and removes what is gone there; adds every URI now indexed
-    /// there to `kept`. True when the index changed.
-    private func scan(_ path: [UInt8], in connection: IndexConnection, kept: inout Set<String>) throws -> Bool {
         let uri = FileURI.encode(pathBytes: path)
         let known = try connection.knownFiles(at: uri)
         try connection.markTree(uri, missing: false)
@@ -150,6 +141,7 @@ public final class LibraryScanner {
             }
         }
         var changedFiles: [([UInt8], String, FileState)] = []
+        var kept = Set<String>()
         for (file, state) in found {
             let fileURI = FileURI.encode(pathBytes: file)
             kept.insert(fileURI)

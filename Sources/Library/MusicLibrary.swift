@@ -75,6 +75,9 @@ public final class MusicLibrary {
     }
 
     private func scanProgressed(_ progress: LibraryScanner.Progress) {
+        // After a first scan of 100 000 files quaverd stayed at 99 MB resident (45 MB before it, measured): the
+        // scan's lists of files and tags are free by then, and a trim gives their pages back.
+        if self.progress.scanning && !progress.scanning { ProcessMemory.giveBackSoon() }
         self.progress = progress
         onChange()
     }

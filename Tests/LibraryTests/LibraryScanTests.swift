@@ -118,6 +118,19 @@ final class LibraryScanTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try library.search("title:many").first).artists.count, 100)
     }
 
+    func testAFolderTakenOutOfTheSettingsLeavesTheIndex() throws {
+        let library = try ScannedLibrary()
+        let other = library.home.url.appendingPathComponent("Music2")  // a name that starts like the kept folder's
+        try library.write([TaggedTree.File("kept.flac", ["TITLE": "Kept"])])
+        try TaggedTree.write([TaggedTree.File("dropped.flac", ["TITLE": "Dropped"])], under: other)
+        let both = library.makeScanner(folders: [library.music.path, other.path])
+        both.scanAll()
+        both.waitUntilIdle()
+        XCTAssertEqual(Set(try library.search("").map(\.title)), ["Kept", "Dropped"])
+        library.scan()
+        XCTAssertEqual(try library.titles(""), ["Kept"])
+    }
+
     func testTracksOfAFolderThatIsGoneAreKeptAsMissing() throws {
         let library = try ScannedLibrary()
         let disk = library.home.url.appendingPathComponent("disk")
