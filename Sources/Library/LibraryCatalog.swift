@@ -81,11 +81,6 @@ public final class LibraryCatalog {
         }
     }
 
-    /// How many tracks the index holds (what the TrackCount property signals: cheaper than `statistics`).
-    public func trackCount() throws -> Int {
-        Int(try database.query("SELECT count(*) FROM tracks").first?.integer(0) ?? 0)
-    }
-
     /// Counts and sizes of the whole index, and when the last full scan ended.
     public func statistics() throws -> LibraryStatistics {
         let row = try database.query("""

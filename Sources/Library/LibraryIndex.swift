@@ -108,6 +108,10 @@ public final class IndexConnection {
                          Self.prefixRange(folderURI) + [.integer(missing ? 1 : 0)])
     }
 
+    func trackCount() throws -> Int {
+        Int(try database.query("SELECT count(*) FROM tracks").first?.integer(0) ?? 0)
+    }
+
     func setFact(_ name: String, _ value: Int64) throws {
         try database.run("INSERT INTO facts(name, value) VALUES (?1, ?2) ON CONFLICT(name) DO UPDATE SET value = ?2",
                          [.text(name), .integer(value)])

@@ -18,6 +18,9 @@ public final class LibraryScanner {
         /// Files of this scan found new or changed, to be read.
         public var filesToRead = 0
         public var filesRead = 0
+        /// Tracks in the index, counted by the scanner after its writes: the loop never counts them (a count of
+        /// 100 000 rows while the scanner wrote held a client's call on the loop).
+        public var tracks = 0
         public init() {}
     }
 
@@ -59,7 +62,9 @@ public final class LibraryScanner {
             for path in Set(paths) where folders.contains(where: { Self.isInside(path, $0) }) {
                 changed = (try? scan(path, in: connection)) == true || changed
             }
-            if changed { reportChange() }
+            guard changed else { return }
+            report(counting: connection)
+            reportChange()
         }
     }
 
@@ -94,7 +99,7 @@ public final class LibraryScanner {
         guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
         progress = Progress()
         progress.scanning = true
-        reportProgress(progress)
+        report(counting: connection)
         do {
             for folder in folders {
                 if FolderWalk.names(in: folder) == nil {
@@ -111,7 +116,7 @@ public final class LibraryScanner {
             note("the library scan stopped: \(error)")
         }
         progress.scanning = false
-        reportProgress(progress)
+        report(counting: connection)
         reportChange()
     }
 
@@ -167,16 +172,21 @@ public final class LibraryScanner {
             }
             try connection.save(tracks)
             progress.filesRead += min(Self.batchSize, files.count - batch)
-            reportProgressNow()
+            reportProgressNow(connection)
         }
     }
 
-    /// Reports a full scan's progress at most every `progressInterval` seconds: each report makes the loop
-    /// read the index's size for the signal, and a report per batch did so hundreds of times in a large scan.
-    private func reportProgressNow() {
+    /// Reports a full scan's progress at most every `progressInterval` seconds: each report is a signal, and
+    /// a count of the index here.
+    private func reportProgressNow(_ connection: IndexConnection) {
         let now = Date()
         guard progress.scanning, now.timeIntervalSince(lastProgressReport) >= Self.progressInterval else { return }
         lastProgressReport = now
+        report(counting: connection)
+    }
+
+    private func report(counting connection: IndexConnection) {
+        progress.tracks = (try? connection.trackCount()) ?? progress.tracks
         reportProgress(progress)
     }
 
