@@ -100,6 +100,14 @@ final class LibrarySearchTests: XCTestCase {
         XCTAssertNil(SearchQuery("year:1979..1970").years)
         XCTAssertNil(SearchQuery("\" - ").textMatch)
     }
+
+    func testHugeQueriesAreBounded() throws {
+        let words = SearchQuery(String(repeating: "word ", count: 200_000))
+        XCTAssertEqual(words.textMatch?.components(separatedBy: " AND ").count, 32)
+        let quoted = SearchQuery("title:\"" + String(repeating: "a ", count: 400) + "\"")
+        XCTAssertLessThanOrEqual(quoted.textMatch?.components(separatedBy: " AND ").count ?? 0, 32)
+        XCTAssertNoThrow(try library().search(String(repeating: "so ", count: 100_000)))
+    }
 }
 
 final class LargeResultSearchTests: XCTestCase {
