@@ -1,6 +1,8 @@
 import BaseDirectories
+import ControlAPI
 import EventLoop
 import Foundation
+import TagLib
 
 /// The library as the daemon holds it, on the loop thread: the scanner and the folder watch (each on a
 /// thread of its own), the catalog searched on the loop, and the scan's progress. Everything the other
@@ -57,6 +59,14 @@ public final class MusicLibrary {
         watch?.stop()
         scanner.cancel()
         scanner.waitUntilIdle()
+    }
+
+    /// The front cover embedded in the local file at `uri` (TagLib), at most `maximumByteCount` bytes: for the
+    /// desktop's search results, read when they are shown.
+    public func embeddedCover(of uri: String, maximumByteCount: Int) -> (data: [UInt8], mimeType: String)? {
+        guard let path = FileURI.pathBytes(fromURI: uri),
+              let picture = EmbeddedPicture.frontCover(pathBytes: path, maximumByteCount: maximumByteCount) else { return nil }
+        return (picture.data, picture.mimeType)
     }
 
     /// The catalog, opened on first use (the first scan makes the file).

@@ -86,7 +86,7 @@ public final class ShellSearchProvider {
             let uris = try catalog.uris(artist: artist, album: title)
             guard let first = uris.first else { return nil }
             entries = ["name": .string(title), "description": .string("Album · \(artist) · \(uris.count) tracks"),
-                       "gicon": .string(Self.folderImage(besides: first) ?? "media-optical")]
+                       "gicon": .string(cover(of: first) ?? "media-optical")]
         case .artist(let name):
             let count = try catalog.uris(artist: name, album: nil).count
             guard count > 0 else { return nil }
@@ -95,7 +95,7 @@ public final class ShellSearchProvider {
             guard let track = try catalog.track(uri: uri) else { return nil }
             let by = ([track.artists.joined(separator: ", "), track.album].filter { !$0.isEmpty }).joined(separator: " · ")
             entries = ["name": .string(track.displayTitle), "description": .string(by),
-                       "gicon": .string(Self.folderImage(besides: uri) ?? "audio-x-generic")]
+                       "gicon": .string(cover(of: uri) ?? "audio-x-generic")]
         }
         return .variantDictionary(entries.merging(["id": .string(id.text)]) { $1 })
     }
@@ -116,17 +116,11 @@ public final class ShellSearchProvider {
         QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] _, _ in self?.mpris.player.play() }.start()
     }
 
-    /// The album's picture file in the track's folder (`cover.jpg`, `folder.png`, …), as the shell's icon.
-    static func folderImage(besides uri: String) -> String? {
-        guard var folder = FileURI.pathBytes(fromURI: uri) else { return nil }
-        while let last = folder.popLast(), last != UInt8(ascii: "/") {}
-        guard let folderPath = String(validating: folder, as: UTF8.self) else { return nil }
-        for name in ["cover", "folder", "front", "Cover", "Folder", "Front"] {
-            for suffix in ["jpg", "png", "jpeg"] where FileManager.default.fileExists(atPath: "\(folderPath)/\(name).\(suffix)") {
-                return "\(folderPath)/\(name).\(suffix)"
-            }
-        }
-        return nil
+    /// The `file://` URL of the track's cover, as the media card gets it (ArtworkCache): the embedded one,
+    /// written to the art cache, else a picture beside the file.
+    private func cover(of uri: String) -> String? {
+        let embedded = library.embeddedCover(of: uri, maximumByteCount: CoverImage.maximumByteCount)
+        return mpris.configuration.artwork.artURL(trackURI: uri, embedded: embedded.map { CoverImage(data: $0.data, mimeType: $0.mimeType) })
     }
 }
 

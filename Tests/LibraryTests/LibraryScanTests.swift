@@ -165,3 +165,17 @@ final class ScanCancelTests: XCTestCase {
         XCTAssertLessThan((try? library.search("track").count) ?? 0, 600, "a cancelled scanner stays stopped")
     }
 }
+
+final class EmbeddedCoverTests: XCTestCase {
+    func testTheFrontCoverIsReadFromFLACAndMP3() throws {
+        let fixtures = try Fixtures.shared()
+        for file in [fixtures.flac, fixtures.mp3] {
+            let picture = EmbeddedPicture.frontCover(pathBytes: Array(file.path.utf8), maximumByteCount: 1 << 20)
+            XCTAssertEqual(picture?.data, fixtures.coverBytes, file.lastPathComponent)
+        }
+        XCTAssertNil(EmbeddedPicture.frontCover(pathBytes: Array(fixtures.vorbis.path.utf8), maximumByteCount: 1 << 20))
+        XCTAssertNil(EmbeddedPicture.frontCover(pathBytes: Array(fixtures.flac.path.utf8), maximumByteCount: 10),
+                     "larger than allowed")
+        XCTAssertNil(EmbeddedPicture.frontCover(pathBytes: Array("/nonexistent.flac".utf8), maximumByteCount: 1 << 20))
+    }
+}

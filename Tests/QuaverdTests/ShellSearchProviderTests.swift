@@ -51,7 +51,7 @@ final class ShellSearchProviderTests: XCTestCase {
                      p.display._resultDisplays[\(String(data: try JSONEncoder().encode(albumID), encoding: .utf8)!)].activate(); })()
             """)
         daemon.waitUntil("playing", { daemon.status == "Playing" })
-        XCTAssertEqual(daemon.metadata["xesam:title"]?.stringValue, "So What")
+        XCTAssertTrue(eventually(timeout: 10) { daemon.metadata["xesam:title"]?.stringValue == "So What" }, "\(daemon.metadata)")
         XCTAssertEqual(daemon.tracks.count, 2)
     }
 
