@@ -29,10 +29,9 @@ INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver $(BINDIR)/quaver-snapcast-plugin 
 	$(DOCDIR)/config.example.toml
 
 .PHONY: build test demo bench install install-files uninstall deb
+# One program: quaverd and quaver-snapcast-plugin are links to quaver, which runs as the name it is called by.
 build:
-	swift build -c release --product quaverd
 	swift build -c release --product quaver
-	swift build -c release --product quaver-snapcast-plugin
 
 test:
 	scripts/test
@@ -52,11 +51,11 @@ deb: build
 # The unit and the activation file name the installed daemon, so they follow PREFIX.
 # (Separate from `install` so tests can install the debug build: make install-files BUILD=.build/debug.)
 install-files:
-	install -Dm755 $(BUILD)/quaverd $(DESTDIR)$(BINDIR)/quaverd
 	install -Dm755 $(BUILD)/quaver $(DESTDIR)$(BINDIR)/quaver
-	install -Dm755 $(BUILD)/quaver-snapcast-plugin $(DESTDIR)$(BINDIR)/quaver-snapcast-plugin
+	ln -sf quaver $(DESTDIR)$(BINDIR)/quaverd
+	ln -sf quaver $(DESTDIR)$(BINDIR)/quaver-snapcast-plugin
 	# Debug info is most of a static release binary's size; the symbols stay for backtraces.
-	strip --strip-debug $(DESTDIR)$(BINDIR)/quaverd $(DESTDIR)$(BINDIR)/quaver $(DESTDIR)$(BINDIR)/quaver-snapcast-plugin
+	strip --strip-debug $(DESTDIR)$(BINDIR)/quaver
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(DATADIR)/applications
 	install -Dm755 $(SWIFT_BACKTRACER) $(DESTDIR)$(LIBEXECDIR)/swift-backtrace
 	sed -e 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' \

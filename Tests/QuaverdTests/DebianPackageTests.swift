@@ -43,7 +43,11 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertTrue(recommends.contains("gstreamer1.0-plugins-ugly") && recommends.contains("gstreamer1.0-libav"))
 
         let contents = try run("dpkg-deb", ["-c", deb]).out
-        for path in ["./usr/bin/quaverd", "./usr/bin/quaver", "./usr/bin/quaver-snapcast-plugin",
+        // One program: the daemon and the plugin are links to it (Package.swift, "the release ships one program").
+        for link in ["quaverd", "quaver-snapcast-plugin"] {
+            XCTAssertTrue(contents.contains(" ./usr/bin/\(link) -> quaver\n"), "\(link) is not a link to quaver: \(contents)")
+        }
+        for path in ["./usr/bin/quaver",
                      "./usr/share/man/man1/quaver-snapcast-plugin.1.gz", "./usr/lib/systemd/user/quaverd.service",
                      "./usr/share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                      "./usr/share/applications/quaver.desktop", "./usr/share/bash-completion/completions/quaver",
@@ -56,6 +60,7 @@ final class DebianPackageTests: XCTestCase {
         }
 
         try assertLintianClean(deb)
+        if isReleaseBuild { try assertLean(deb) }
 
         let root = try TemporaryDirectory(prefix: "quaver-root")
         try run("dpkg", ["-x", deb, root.path])
@@ -64,6 +69,19 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertTrue(activation.contains("\nExec=/usr/bin/quaverd\n"), activation)
         try assertUnitVerifies(root: root)
         try assertInstalledProgramsRun(root: root, version: version)
+    }
+
+    /// issue 31's bounds for the release package: at most 12 MB to download and 40 MB installed, and the program
+    /// without ICU's data (`icudt…`, 34 MB), which full Foundation would bring back.
+    func assertLean(_ deb: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let size = try FileManager.default.attributesOfItem(atPath: deb)[.size] as? Int ?? .max
+        XCTAssertLessThanOrEqual(size, 12_000_000, "the .deb", file: file, line: line)
+        let installedKiB = Int(try run("dpkg-deb", ["-f", deb, "Installed-Size"]).out.trimmingCharacters(in: .whitespacesAndNewlines))
+        XCTAssertLessThanOrEqual(installedKiB ?? .max, 40 * 1024, "Installed-Size", file: file, line: line)
+        let root = try TemporaryDirectory(prefix: "quaver-lean")
+        try run("dpkg", ["-x", deb, root.path])
+        let found = try ChildProcess.run("/bin/grep", ["-c", "icudt", root.path + "/usr/bin/quaver"], timeout: 60)
+        XCTAssertEqual(found.status, 1, "quaver carries ICU's data", file: file, line: line)
     }
 
     /// No lintian error (lintian exits 0 with warnings and information only); the debug build may have

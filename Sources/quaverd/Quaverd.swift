@@ -1,5 +1,6 @@
-// quaverd: the daemon's entry point (options, logging, exit status); `Daemon` wires the modules together.
-// A program: may import every module below it (docs/ARCHITECTURE.md, "Layers").
+// QuaverDaemon: quaverd's entry point (options, logging, exit status); `Daemon` wires the modules together.
+// The program's code, run by the release's one program (Sources/programs/quaver) when it is called `quaverd`.
+// May import every module below the programs (docs/ARCHITECTURE.md, "Layers").
 import ArgumentParser
 import Configuration
 import ControlAPI
@@ -77,6 +78,9 @@ struct Quaverd: ParsableCommand {
     }
 }
 
-ProcessSetup.useOneMallocArena()
-ProcessSetup.makeCreatedFilesPrivate()
-Quaverd.main()
+/// Runs the daemon on the process's arguments.
+public func runQuaverd() {
+    ProcessSetup.useOneMallocArena()
+    ProcessSetup.makeCreatedFilesPrivate()
+    Quaverd.main()
+}
