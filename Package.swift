@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],
                     swiftSettings: v5),
-        .testTarget(name: "CLITests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport"],
+        .testTarget(name: "CLITests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "QuaverCLI"],
                     swiftSettings: v5),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], swiftSettings: v5),
         .testTarget(name: "DaemonLogTests",
