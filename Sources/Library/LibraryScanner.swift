@@ -33,6 +33,7 @@ public final class LibraryScanner {
     private let reportProgress: (Progress) -> Void
     private let reportChange: () -> Void
     private var connection: IndexConnection?
+    private var indexIsReadOnly = false
     private var progress = Progress()
     private var lastProgressReport = Date.distantPast
 
@@ -85,9 +86,15 @@ public final class LibraryScanner {
 
     private func openedConnection() -> IndexConnection? {
         if let connection { return connection }
+        guard !indexIsReadOnly else { return nil }  // said once, at the first open
         do {
             let opened = try index.openForWriting(note: note)
-            connection = opened.isReadOnly ? nil : opened
+            guard !opened.isReadOnly else {
+                indexIsReadOnly = true
+                report(counting: opened)  // searched as it is: its size is still signalled
+                return nil
+            }
+            connection = opened
             return connection
         } catch {
             note("the library index \(index.path) cannot be opened (\(error)): the library is not updated")
