@@ -1,0 +1,98 @@
+// RIFFLayout: the chunk layout of a RIFF/WAVE file checked before GStreamer reads it. Pure Swift, no
+// dependencies: the engine hands it a way to read bytes (a local file, or the media cache).
+import Foundation
+
+/// A chunk that GStreamer 1.22's wavparse cannot read without aborting the whole process.
+public struct WAVHazard: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The chunk's four-character tag, as printable ASCII.
+    public let tag: String
+    /// Where its 8-byte header starts.
+    public let offset: UInt64
+    /// The size its header declares.
+    public let declaredSize: UInt32
+    /// More chunks than `WAVChunkCheck.chunkLimit` before the end: not walked any further.
+    public let tooManyChunks: Bool
+
+    public var description: String {
+        tooManyChunks ? "WAV file with more than \(WAVChunkCheck.chunkLimit) chunks (byte \(offset)); not played"
+            : "WAV chunk '\(tag)' at byte \(offset) claims \(declaredSize) bytes, which GStreamer's wavparse cannot skip; not played"
+    }
+}
+
+/// Walks a WAV file's chunks as wavparse 1.22 walks them in pull mode (filesrc, our random-access appsrc), to
+/// find the chunk that makes it abort. Reproduced with `gst-launch-1.0 filesrc ! wavparse ! fakesink`.
+///
+/// In `gst_wavparse_stream_headers` (gst-plugins-good 1.22 with the GST-SA-2026-0001 / CVE-2026-1940
+/// backport, as Debian 12 ships it: `gstwavparse.c:763`, 1.24 branch commit 62d390f4), every chunk after
+/// `fmt ` is read up to the end of the file, the data chunk skipped by its declared size. A size above
+/// 0x7fffffff is clipped to 0x7fffffff, then to what the file still holds; a chunk other than `data` that
+/// keeps 0x7fffffff reaches `gst_waveparse_ignore_chunk`'s `g_assert (size < MAX_CHUNK_SIZE)`, which aborts.
+/// So a file at least 2 GiB past such a header dies: a 10 GB download with a sized data chunk and other
+/// bytes after it, or a streamed WAV (data size 0xffffffff) longer than 2 GiB whose audio reads as a chunk
+/// header there. Push mode (fdsrc) aborts too, after buffering 2 GiB, on such a chunk before `data`.
+/// Upstream: the same assertion is in main (1.29.2) and no issue about it was found; this check stays
+/// until a wavparse that skips the chunk (or stops) instead of asserting ships.
+public enum WAVChunkCheck {
+    /// wavparse's `MAX_CHUNK_SIZE` (`G_MAXINT32`).
+    static let maxChunkSize: UInt64 = 0x7fff_ffff
+    /// A real WAV has a handful of chunks; a file that is not done after this many is not walked further
+    /// (wavparse would go on 8 bytes at a time through a file of zeros).
+    public static let chunkLimit = 1000
+
+    /// The first chunk wavparse would abort on, or nil: the file is not a RIFF/WAVE file, or it is safe.
+    /// `read(offset, count)` gives exactly `count` bytes or nil (nothing more can be read: not checked).
+    public static func hazard(length: UInt64, read: (UInt64, Int) -> [UInt8]?) -> WAVHazard? {
+        guard length >= 12, let head = read(0, 12), isWAVE(head) else { return nil }
+        var offset: UInt64 = 12
+        var chunks = 0
+        while offset + 8 <= length {
+            guard let header = read(offset, 8) else { return nil }
+            let chunk = Chunk(header)
+            chunks += 1
+            guard chunks <= chunkLimit else {
+                return WAVHazard(tag: chunk.tag, offset: offset, declaredSize: chunk.size, tooManyChunks: true)
+            }
+            let size = min(UInt64(chunk.size), maxChunkSize, length - offset - 8)
+            if chunk.tag == "data" {
+                // A data chunk of size 0 runs to the end of the file; wavparse skips the rest unrounded.
+                guard chunk.size != 0 else { return nil }
+                offset += 8 + size
+            } else {
+                if size == maxChunkSize {
+                    return WAVHazard(tag: chunk.tag, offset: offset, declaredSize: chunk.size, tooManyChunks: false)
+                }
+                offset += 8 + size + (size & 1)
+            }
+        }
+        return nil
+    }
+
+    /// The same check on a local file (read with `pread`); nil when it cannot be opened.
+    public static func hazard(inFileAt path: String) -> WAVHazard? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard let length = try? file.seekToEnd() else { return nil }
+        return hazard(length: length) { offset, count in
+            guard (try? file.seek(toOffset: offset)) != nil, let data = try? file.read(upToCount: count),
+                  data.count == count else { return nil }
+            return [UInt8](data)
+        }
+    }
+
+    /// `RIFF`, `RF64` or `BW64`, then `WAVE`: what wavparse takes for a WAV.
+    static func isWAVE(_ head: [UInt8]) -> Bool {
+        let form = String(decoding: head[0..<4], as: UTF8.self)
+        return ["RIFF", "RF64", "BW64"].contains(form) && String(decoding: head[8..<12], as: UTF8.self) == "WAVE"
+    }
+}
+
+/// One chunk header: four bytes of tag, a little-endian 32-bit size.
+private struct Chunk {
+    let tag: String
+    let size: UInt32
+
+    init(_ header: [UInt8]) {
+        tag = String(header[0..<4].map { (0x20...0x7e).contains($0) ? Character(UnicodeScalar($0)) : "?" })
+        size = header[4..<8].reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
