@@ -30,15 +30,26 @@ final class HostileWAVTests: XCTestCase {
         let folder = try TemporaryDirectory(prefix: "hostile-wav")
         let wav = folder.url.appendingPathComponent("hostile.wav")
         try Self.writeHostileWAV(to: wav)
+        try assertFailsInItsTurn(wav.path, claim: "claims 4294967295 bytes")
+    }
+
+    /// The server's file second: it downloads ahead while the first plays (a prepared remote file), is
+    /// refused there and never handed over, then fails when the core loads it.
+    func testAHostileWAVFromAServerAfterAPlayingTrackFailsInItsTurn() throws {
+        let server = try TestServer("hostile")
+        try assertFailsInItsTurn(server.url("huge-sized"), claim: "claims 3065361587 bytes")
+    }
+
+    private func assertFailsInItsTurn(_ hostile: String, claim: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let fixtures = try Media.fixtures()
-        let daemon = try RunningDaemon([fixtures.flac.path, wav.path, fixtures.mp3.path])
+        let daemon = try RunningDaemon([fixtures.flac.path, hostile, fixtures.mp3.path])
         try daemon.playerctl("play")
-        daemon.waitUntil("the third track playing", timeout: 30) {
+        daemon.waitUntil("the third track playing", timeout: 30, {
             daemon.currentTrack == "/org/quaver/Track/3" && daemon.status == "Playing"
-        }
-        XCTAssertTrue(daemon.process.isRunning, daemon.logTail)
+        }, file: file, line: line)
+        XCTAssertTrue(daemon.process.isRunning, daemon.logTail, file: file, line: line)
         let lastError = try daemon.get("LastError", ControlAPI.quaverInterface).stringValue ?? ""
-        XCTAssertTrue(lastError.contains("claims 4294967295 bytes"), lastError)
+        XCTAssertTrue(lastError.contains(claim), lastError, file: file, line: line)
     }
 
     private func assertFailsAndTheNextPlays(uri: String, daemon: RunningDaemon,
