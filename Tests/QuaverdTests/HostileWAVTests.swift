@@ -67,6 +67,8 @@ final class HostileWAVTests: XCTestCase {
             daemon.currentTrack == "/org/quaver/Track/2" && daemon.status == "Playing" && daemon.positionSeconds > 0.2
         }, file: file, line: line)
         XCTAssertEqual((try? daemon.getAll())?.isEmpty, false, "GetAll(Player) failed", file: file, line: line)
+        let logged = daemon.process.standardError.split(separator: "\n").filter { $0.contains("WAV chunk") }
+        XCTAssertEqual(logged.count, 1, "one log line for the refused file: \(logged)", file: file, line: line)
         print("hostile WAV \(uri): LastError \(lastError)")
     }
 
