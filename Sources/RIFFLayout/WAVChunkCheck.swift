@@ -1,6 +1,6 @@
 // RIFFLayout: the chunk layout of a RIFF/WAVE file checked before GStreamer reads it. Pure Swift, no
 // dependencies: the engine hands it a way to read bytes (a local file, or the media cache).
-import Foundation
+import Glibc
 
 /// A chunk that GStreamer 1.22's wavparse cannot read without aborting the whole process.
 public struct WAVHazard: Error, Equatable, Sendable, CustomStringConvertible {
@@ -67,15 +67,19 @@ public enum WAVChunkCheck {
         return nil
     }
 
-    /// The same check on a local file (read with `pread`); nil when it cannot be opened.
+    /// The same check on a local file; nil when it is not a regular file or cannot be opened. Opened with
+    /// `O_NONBLOCK` and looked at with `fstat` before any read: a FIFO queued as a track must not block the
+    /// caller (the loop thread) in `open` or `read`.
     public static func hazard(inFileAt path: String) -> WAVHazard? {
-        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? file.close() }
-        guard let length = try? file.seekToEnd() else { return nil }
-        return hazard(length: length) { offset, count in
-            guard (try? file.seek(toOffset: offset)) != nil, let data = try? file.read(upToCount: count),
-                  data.count == count else { return nil }
-            return [UInt8](data)
+        let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var status = stat()
+        guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return hazard(length: UInt64(status.st_size)) { offset, count in
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { pread(file, $0.baseAddress, count, off_t(offset)) }
+            return read == count ? bytes : nil
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import RIFFLayout
 import XCTest
 
@@ -67,5 +68,23 @@ final class WAVChunkCheckTests: XCTestCase {
         XCTAssertNil(WAVChunkCheck.hazard(length: 3 * Self.gib) { offset, count in
             offset + UInt64(count) <= UInt64(bytes.count) ? Array(bytes[Int(offset)..<Int(offset) + count]) : nil
         })
+    }
+
+    func testALocalFileIsWalkedAndAFIFOIsLeftAlone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wav-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let wav = folder.appendingPathComponent("hostile.wav")
+        let data = Self.head + Self.chunk("data", 2) + [0, 0]
+        try Data(data + Self.chunk("junk", 0xffff_ffff)).write(to: wav)
+        let handle = try FileHandle(forWritingTo: wav)
+        try handle.truncate(atOffset: 3 * Self.gib)
+        try handle.close()
+        XCTAssertEqual(WAVChunkCheck.hazard(inFileAt: wav.path)?.offset, UInt64(data.count))
+        let fifo = folder.appendingPathComponent("fifo.wav")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        XCTAssertNil(WAVChunkCheck.hazard(inFileAt: fifo.path), "returns at once: no writer is waited for")
+        XCTAssertNil(WAVChunkCheck.hazard(inFileAt: folder.path), "a folder")
+        XCTAssertNil(WAVChunkCheck.hazard(inFileAt: folder.appendingPathComponent("missing.wav").path))
     }
 }
