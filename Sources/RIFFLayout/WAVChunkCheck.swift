@@ -13,6 +13,10 @@ public struct WAVHazard: Error, Equatable, Sendable, CustomStringConvertible {
     /// More chunks than `WAVChunkCheck.chunkLimit` before the end: not walked any further.
     public let tooManyChunks: Bool
 
+    func moved(by start: UInt64) -> WAVHazard {
+        WAVHazard(tag: tag, offset: offset + start, declaredSize: declaredSize, tooManyChunks: tooManyChunks)
+    }
+
     public var description: String {
         tooManyChunks ? "WAV file with more than \(WAVChunkCheck.chunkLimit) chunks (byte \(offset)); not played"
             : "WAV chunk '\(tag)' at byte \(offset) claims \(declaredSize) bytes, which GStreamer's wavparse cannot skip; not played"
@@ -41,7 +45,22 @@ public enum WAVChunkCheck {
 
     /// The first chunk wavparse would abort on, or nil: the file is not a RIFF/WAVE file, or it is safe.
     /// `read(offset, count)` gives exactly `count` bytes or nil (nothing more can be read: not checked).
+    /// A WAV behind ID3v2 or APEv2 tags at its start is walked too: GStreamer's id3demux and apedemux take
+    /// them off in pull mode and give wavparse the rest (a tagged 3 GiB file aborted the same way).
     public static func hazard(length: UInt64, read: (UInt64, Int) -> [UInt8]?) -> WAVHazard? {
+        var start: UInt64 = 0
+        for _ in 0..<maxLeadingTags {
+            guard let head = read(start, 32).flatMap(leadingTagSize) else { break }
+            start += head
+            guard start < length else { return nil }
+        }
+        return walk(length: length - start) { read(start + $0, $1) }.map { $0.moved(by: start) }
+    }
+
+    /// Tags taken off one after another before the WAV; more than this is not a file anyone made.
+    static let maxLeadingTags = 8
+
+    private static func walk(length: UInt64, read: (UInt64, Int) -> [UInt8]?) -> WAVHazard? {
         guard length >= 12, let head = read(0, 12), isWAVE(head) else { return nil }
         var offset: UInt64 = 12
         var chunks = 0
@@ -81,6 +100,19 @@ public enum WAVChunkCheck {
             let read = bytes.withUnsafeMutableBytes { pread(file, $0.baseAddress, count, off_t(offset)) }
             return read == count ? bytes : nil
         }
+    }
+
+    /// The length of an ID3v2 tag (10-byte header, syncsafe size, a footer if flagged) or an APEv2 tag
+    /// (32-byte header, then the size it gives) starting with `head`; nil for anything else.
+    static func leadingTagSize(_ head: [UInt8]) -> UInt64? {
+        if head.starts(with: Array("ID3".utf8)) {
+            let size = head[6..<10].reduce(UInt64(0)) { $0 << 7 | UInt64($1 & 0x7f) }
+            return 10 + size + (head[5] & 0x10 != 0 ? 10 : 0)
+        }
+        if head.starts(with: Array("APETAGEX".utf8)) {
+            return 32 + head[12..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        }
+        return nil
     }
 
     /// `RIFF`, `RF64` or `BW64`, then `WAVE`: what wavparse takes for a WAV.

@@ -24,6 +24,15 @@ final class HostileWAVTests: XCTestCase {
                                        daemon: try RunningDaemon([wav.path, try Media.fixtures().flac.path]))
     }
 
+    /// The same behind an ID3v2 tag: id3demux takes the tag off and wavparse reads the rest in pull mode.
+    func testAHostileLocalWAVBehindAnID3TagFailsItsTrackAndTheNextPlays() throws {
+        let folder = try TemporaryDirectory(prefix: "hostile-wav")
+        let wav = folder.url.appendingPathComponent("tagged hostile.wav")
+        try Self.writeHostileWAV(to: wav, after: Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, 10] + [UInt8](repeating: 0, count: 10))
+        try assertFailsAndTheNextPlays(uri: wav.absoluteString,
+                                       daemon: try RunningDaemon([wav.path, try Media.fixtures().flac.path]))
+    }
+
     /// The hostile file comes second, after a short track that plays to its end: prepared for a gapless
     /// handover (the next-item check prerolls local files), it fails when its turn comes.
     func testAHostileLocalWAVAfterAPlayingTrackFailsInItsTurn() throws {
@@ -72,12 +81,12 @@ final class HostileWAVTests: XCTestCase {
         print("hostile WAV \(uri): LastError \(lastError)")
     }
 
-    /// RIFF, fmt (22 050 Hz mono 16-bit), a data chunk of 1 s of silence, then a chunk 'junk' claiming
-    /// 0xffffffff bytes, the file 3 GiB long (a hole: it takes no room).
-    static func writeHostileWAV(to url: URL) throws {
+    /// `prefix`, RIFF, fmt (22 050 Hz mono 16-bit), a data chunk of 1 s of silence, then a chunk 'junk'
+    /// claiming 0xffffffff bytes, the file 3 GiB long (a hole: it takes no room).
+    static func writeHostileWAV(to url: URL, after prefix: [UInt8] = []) throws {
         func le32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
         let fmt = [1, 0, 1, 0] + le32(22_050) + le32(44_100) + [2, 0, 16, 0]
-        var bytes = Array("RIFF".utf8) + le32(0xffff_ffff) + Array("WAVEfmt ".utf8) + le32(16) + fmt
+        var bytes = prefix + Array("RIFF".utf8) + le32(0xffff_ffff) + Array("WAVEfmt ".utf8) + le32(16) + fmt
         bytes += Array("data".utf8) + le32(44_100) + [UInt8](repeating: 0, count: 44_100)
         bytes += Array("junk".utf8) + le32(0xffff_ffff)
         try Data(bytes).write(to: url)

@@ -42,6 +42,21 @@ final class WAVChunkCheckTests: XCTestCase {
         XCTAssertEqual(hazard(Self.head + Self.chunk("junk", 0xffff_ffff), length: 3 * Self.gib)?.offset, 36)
     }
 
+    /// id3demux and apedemux hand wavparse what follows their tag (both aborted under playbin with gst-launch).
+    func testAWAVBehindID3v2OrAPEv2TagsIsWalked() {
+        let wav = Self.head + Self.chunk("data", 2) + [0, 0] + Self.chunk("junk", 0xffff_ffff)
+        let id3 = Array("ID3".utf8) + [3, 0, 0x10, 0, 0, 1, 0] + [UInt8](repeating: 0, count: 128 + 10)
+        XCTAssertEqual(hazard(id3 + wav, length: 3 * Self.gib)?.offset, UInt64(id3.count + 46), "ID3v2 with a footer")
+        let apeItem = Self.le32(5) + Self.le32(0) + Array("Title".utf8) + [0] + Array("hello".utf8)
+        let apeSize = UInt32(32 + apeItem.count)
+        let ape = Array("APETAGEX".utf8) + Self.le32(2000) + Self.le32(apeSize) + Self.le32(1) + Self.le32(0xa000_0000)
+            + [UInt8](repeating: 0, count: 8) + apeItem + Array("APETAGEX".utf8) + Self.le32(2000) + Self.le32(apeSize)
+            + Self.le32(1) + Self.le32(0x8000_0000) + [UInt8](repeating: 0, count: 8)
+        XCTAssertEqual(hazard(ape + id3 + wav, length: 3 * Self.gib)?.offset, UInt64(ape.count + id3.count + 46),
+                       "APEv2, then ID3v2")
+        XCTAssertNil(hazard(Array("ID3".utf8) + [3, 0, 0, 0x7f, 0x7f, 0x7f, 0x7f] + wav), "a tag running past the file")
+    }
+
     func testValidLayoutsPass() {
         let audio = [UInt8](repeating: 7, count: 1001)
         let tail = Self.chunk("LIST", 12) + Array("INFOINAM".utf8) + Self.le32(0) + Self.chunk("id3 ", 3) + [1, 2, 3, 0]
