@@ -38,6 +38,18 @@ final class WAVChunkCheckTests: XCTestCase {
         XCTAssertNil(hazard(data + Self.chunk("junk", 0xffff_ffff) + [0]), "a small file is clipped")
     }
 
+    /// A data chunk of 0xffffffff bytes is skipped as 0x7fffffff: the audio there is read as a chunk header.
+    func testAStreamedWAVLongerThan2GiBIsReadOnInItsAudio() {
+        let head = Self.head + Self.chunk("data", 0xffff_ffff)
+        let inAudio = UInt64(head.count) + 0x7fff_ffff
+        let header = [0x10, 0x20, 0x30, 0x40] + Self.le32(0xffff_ffff)
+        let found = WAVChunkCheck.hazard(length: 5 * Self.gib) { offset, count in
+            if offset == inAudio { return Array(header.prefix(count)) }
+            return (0..<UInt64(count)).map { offset + $0 < head.count ? head[Int(offset + $0)] : 0 }
+        }
+        XCTAssertEqual(found?.offset, inAudio)
+    }
+
     func testAChunkBeforeTheDataIsFoundToo() {
         XCTAssertEqual(hazard(Self.head + Self.chunk("junk", 0xffff_ffff), length: 3 * Self.gib)?.offset, 36)
     }
