@@ -65,6 +65,8 @@ final class RemoteFile {
                 report(self, .failed(WAVGuard.error(hazard).kind, hazard.description))
                 return
             }
+            // A read cut short by a failure or `close`: the download reports that itself.
+            guard download.canServe else { return }
             layoutChecked.withLock { $0 = true }
             report(self, .ready(size: size))
         }
