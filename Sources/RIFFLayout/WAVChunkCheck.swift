@@ -44,17 +44,19 @@ public enum WAVChunkCheck {
     public static let chunkLimit = 1000
 
     /// The first chunk wavparse would abort on, or nil: the file is not a RIFF/WAVE file, or it is safe.
-    /// `read(offset, count)` gives exactly `count` bytes or nil (nothing more can be read: not checked).
-    /// A WAV behind ID3v2 or APEv2 tags at its start is walked too: GStreamer's id3demux and apedemux take
-    /// them off in pull mode and give wavparse the rest (a tagged 3 GiB file aborted the same way).
-    public static func hazard(length: UInt64, read: (UInt64, Int) -> [UInt8]?) -> WAVHazard? {
+    /// `read(offset, count, inOrder)` gives exactly `count` bytes or nil (nothing more can be read: not
+    /// checked). A WAV behind ID3v2 or APEv2 tags at its start is walked too: GStreamer's id3demux and
+    /// apedemux take them off in pull mode and give wavparse the rest (a tagged 3 GiB file aborted the same
+    /// way). Reads past a tag are `inOrder`: the demuxers read the whole tag first, so a reader that fetches
+    /// (a download) should read on to them rather than jump (an MP3's tag may hold a cover of megabytes).
+    public static func hazard(length: UInt64, read: (UInt64, Int, _ inOrder: Bool) -> [UInt8]?) -> WAVHazard? {
         var start: UInt64 = 0
         for _ in 0..<maxLeadingTags {
-            guard let head = read(start, 32).flatMap(leadingTagSize) else { break }
+            guard let head = read(start, 32, true).flatMap(leadingTagSize) else { break }
             start += head
             guard start < length else { return nil }
         }
-        return walk(length: length - start) { read(start + $0, $1) }.map { $0.moved(by: start) }
+        return walk(length: length - start) { read(start + $0, $1, $0 == 0) }.map { $0.moved(by: start) }
     }
 
     /// Tags taken off one after another before the WAV; more than this is not a file anyone made.
@@ -95,7 +97,7 @@ public enum WAVChunkCheck {
         defer { close(file) }
         var status = stat()
         guard fstat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        return hazard(length: UInt64(status.st_size)) { offset, count in
+        return hazard(length: UInt64(status.st_size)) { offset, count, _ in
             var bytes = [UInt8](repeating: 0, count: count)
             let read = bytes.withUnsafeMutableBytes { pread(file, $0.baseAddress, count, off_t(offset)) }
             return read == count ? bytes : nil

@@ -15,6 +15,13 @@ final class HostileWAVTests: XCTestCase {
         try assertFailsAndTheNextPlays(uri: url, daemon: try RunningDaemon([url, try Media.fixtures().flac.path]))
     }
 
+    /// The same behind a 1 MiB ID3v2 tag (`/huge-tagged`): the tag is read through in order, as id3demux reads it.
+    func testAHostileWAVBehindAnID3TagFromAServerFailsItsTrackAndTheNextPlays() throws {
+        let server = try TestServer("hostile")
+        let url = server.url("huge-tagged")
+        try assertFailsAndTheNextPlays(uri: url, daemon: try RunningDaemon([url, try Media.fixtures().flac.path]))
+    }
+
     /// The same layout in a local file: 3 GiB, sparse.
     func testAHostileLocalWAVFailsItsTrackAndTheNextPlays() throws {
         let folder = try TemporaryDirectory(prefix: "hostile-wav")

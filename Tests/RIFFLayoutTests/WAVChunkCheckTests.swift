@@ -16,7 +16,7 @@ final class WAVChunkCheckTests: XCTestCase {
     private static func chunk(_ tag: String, _ size: UInt32) -> [UInt8] { Array(tag.utf8) + le32(size) }
 
     private func hazard(_ bytes: [UInt8], length: UInt64? = nil) -> WAVHazard? {
-        WAVChunkCheck.hazard(length: length ?? UInt64(bytes.count)) { offset, count in
+        WAVChunkCheck.hazard(length: length ?? UInt64(bytes.count)) { offset, count, _ in
             (0..<UInt64(count)).map { offset + $0 < bytes.count ? bytes[Int(offset + $0)] : 0 }
         }
     }
@@ -43,7 +43,7 @@ final class WAVChunkCheckTests: XCTestCase {
         let head = Self.head + Self.chunk("data", 0xffff_ffff)
         let inAudio = UInt64(head.count) + 0x7fff_ffff
         let header = [0x10, 0x20, 0x30, 0x40] + Self.le32(0xffff_ffff)
-        let found = WAVChunkCheck.hazard(length: 5 * Self.gib) { offset, count in
+        let found = WAVChunkCheck.hazard(length: 5 * Self.gib) { offset, count, _ in
             if offset == inAudio { return Array(header.prefix(count)) }
             return (0..<UInt64(count)).map { offset + $0 < head.count ? head[Int(offset + $0)] : 0 }
         }
@@ -92,7 +92,7 @@ final class WAVChunkCheckTests: XCTestCase {
 
     func testAnUnreadableHeaderStopsTheWalk() {
         let bytes = Self.head + Self.chunk("data", 2) + [0, 0]
-        XCTAssertNil(WAVChunkCheck.hazard(length: 3 * Self.gib) { offset, count in
+        XCTAssertNil(WAVChunkCheck.hazard(length: 3 * Self.gib) { offset, count, _ in
             offset + UInt64(count) <= UInt64(bytes.count) ? Array(bytes[Int(offset)..<Int(offset) + count]) : nil
         })
     }

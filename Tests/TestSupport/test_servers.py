@@ -43,6 +43,8 @@ WAV_HEAD = WAV_FMT + b"data" + (0).to_bytes(4, "little")
 # mode: the noise there reads as a chunk 'af b0 b1 b2' of 0xb6b5b4b3 bytes, more than it can skip with
 # 10 GB behind it, and it aborted the daemon (gstwavparse.c:763, g_assert (size < MAX_CHUNK_SIZE)).
 WAV_SIZED_HEAD = WAV_FMT + b"data" + (192000 * 8).to_bytes(4, "little")
+# /huge-tagged: the same behind an ID3v2.3 tag of 1 MiB (id3demux hands wavparse the rest).
+ID3_MIB = b"ID3\x03\x00\x00" + bytes([0, 64, 0, 0]) + bytes(1 << 20)
 PATTERN = bytes(i % 251 for i in range(251 * 1024))
 
 
@@ -95,6 +97,10 @@ class Hostile(socketserver.StreamRequestHandler):
     def answer_huge_sized(self, path, headers):
         """The 10 GB WAV with a sized data chunk and noise after it: wavparse's abort."""
         self.send_huge(WAV_SIZED_HEAD, headers)
+
+    def answer_huge_tagged(self, path, headers):
+        """/huge-sized behind a 1 MiB ID3v2 tag."""
+        self.send_huge(ID3_MIB + WAV_SIZED_HEAD, headers)
 
     def send_huge(self, wav_head, headers):
         ranged = headers.get("range", "")

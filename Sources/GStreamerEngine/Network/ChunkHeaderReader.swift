@@ -11,11 +11,24 @@ final class ChunkHeaderReader: ByteSink, @unchecked Sendable {
     private let condition = NSCondition()
     private var received: [UInt8] = []
     private var ended = false
+    /// Where the last read ended (this thread only).
+    private var position: UInt64 = 0
 
     init(_ download: RemoteDownload) { self.download = download }
 
-    /// Exactly `count` bytes at `offset`, or nil once the download failed or was closed.
-    func read(_ offset: UInt64, _ count: Int) -> [UInt8]? {
+    /// Exactly `count` bytes at `offset`, or nil once the download failed or was closed. `inOrder`: the
+    /// bytes up to `offset` are read first, in steps the download reaches without a new request (a read
+    /// within `RemoteDownload.nearAhead` of it waits for it), as the tag demuxers reach what follows a tag.
+    /// Otherwise a far offset opens a Range request there, as wavparse's own jump over the data would.
+    func read(_ offset: UInt64, _ count: Int, inOrder: Bool) -> [UInt8]? {
+        while inOrder, position < offset {
+            guard fetch(position, Int(min(offset - position, RemoteDownload.nearAhead))) != nil else { return nil }
+        }
+        return fetch(offset, count)
+    }
+
+    private func fetch(_ offset: UInt64, _ count: Int) -> [UInt8]? {
+        defer { position = offset + UInt64(count) }
         condition.withLock {
             received = []
             ended = false

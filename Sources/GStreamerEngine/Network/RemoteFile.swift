@@ -61,7 +61,7 @@ final class RemoteFile {
         let thread = Thread { [self] in
             let reader = ChunkHeaderReader(download)
             download.attach(reader) { _ in }
-            if let hazard = WAVChunkCheck.hazard(length: size, read: reader.read) {
+            if let hazard = WAVChunkCheck.hazard(length: size, read: { reader.read($0, $1, inOrder: $2) }) {
                 report(self, .failed(WAVGuard.error(hazard).kind, hazard.description))
                 return
             }
