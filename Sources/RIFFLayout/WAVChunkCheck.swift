@@ -33,7 +33,8 @@ public struct WAVHazard: Error, Equatable, Sendable, CustomStringConvertible {
 /// keeps 0x7fffffff reaches `gst_waveparse_ignore_chunk`'s `g_assert (size < MAX_CHUNK_SIZE)`, which aborts.
 /// So a file at least 2 GiB past such a header dies: a 10 GB download with a sized data chunk and other
 /// bytes after it, or a streamed WAV (data size 0xffffffff) longer than 2 GiB whose audio reads as a chunk
-/// header there. Push mode (fdsrc) aborts too, after buffering 2 GiB, on such a chunk before `data`.
+/// header there. Push mode (fdsrc) aborts too, after buffering 2 GiB, on a chunk of exactly 0x7fffffff
+/// bytes before `data` (0xffffffff there fails cleanly); this check covers pull mode, what the engine uses.
 /// Upstream: the same assertion is in main (1.29.2) and no issue about it was found; this check stays
 /// until a wavparse that skips the chunk (or stops) instead of asserting ships.
 public enum WAVChunkCheck {
