@@ -29,6 +29,11 @@ public final class ConditionLock: @unchecked Sendable {
         return try body()
     }
 
+    /// Waits, the lock held, for a `broadcast` (or a spurious wake-up: callers wait in a loop on their condition).
+    public func wait() {
+        pthread_cond_wait(condition, mutex)
+    }
+
     /// Waits, the lock held, for a `broadcast` or until `deadline`: false when the time ran out.
     public func wait(until deadline: ContinuousClock.Instant) -> Bool {
         let left = ContinuousClock.now.duration(to: deadline).components
