@@ -18,7 +18,7 @@ let package = Package(
     name: "Quaver",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "quaverd", targets: ["quaverd"]),
+        .executable(name: "quaverd", targets: ["quaverd-alone"]),
         .executable(name: "quaver", targets: ["quaver"]),
         .executable(name: "quaver-snapcast-plugin", targets: ["quaver-snapcast-plugin"]),
     ],
@@ -115,7 +115,8 @@ let package = Package(
                 swiftSettings: v5),
 
         // The programs' code, one module each: Sources/programs holds their entry points.
-        .target(name: "QuaverDaemon",
+        // The daemon's module keeps the name quaverd: its log lines say [quaverd], as they always did.
+        .target(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
                                          "QuaverVersion", "DaemonLog", "Library", "PlaylistStore", "ListeningHistory", "Scrobbling", "PublicText",
@@ -133,9 +134,9 @@ let package = Package(
 
         // The release ships one program, quaver, and links quaverd and quaver-snapcast-plugin to it: the name it
         // runs as chooses (one copy of the Swift runtime instead of three). The other two, alone, serve the tests.
-        .executableTarget(name: "quaver", dependencies: ["QuaverCLI", "QuaverDaemon", "SnapcastPlugin"],
+        .executableTarget(name: "quaver", dependencies: ["QuaverCLI", "quaverd", "SnapcastPlugin"],
                           path: "Sources/programs/quaver", swiftSettings: v5),
-        .executableTarget(name: "quaverd", dependencies: ["QuaverDaemon"], path: "Sources/programs/quaverd", swiftSettings: v5),
+        .executableTarget(name: "quaverd-alone", dependencies: ["quaverd"], path: "Sources/programs/quaverd", swiftSettings: v5),
         .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["SnapcastPlugin"],
                           path: "Sources/programs/quaver-snapcast-plugin", swiftSettings: v5),
 
@@ -220,6 +221,6 @@ for target in package.targets where target.type != .system {
     // load, and the dynamic linker searches it first for every symbol of every shared library: 0.3 MB more
     // resident at rest, 0.5 MB at the peak while playing (measured, 3 and 6 runs). The later option on the command
     // line wins.
-    if ["quaverd", "quaver"].contains(target.name) { flags += ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"] }
+    if ["quaverd-alone", "quaver"].contains(target.name) { flags += ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"] }
     target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(flags, .when(configuration: .release))]
 }

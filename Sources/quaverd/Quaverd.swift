@@ -1,4 +1,4 @@
-// QuaverDaemon: quaverd's entry point (options, logging, exit status); `Daemon` wires the modules together.
+// quaverd (the module): quaverd's entry point (options, logging, exit status); `Daemon` wires the modules together.
 // The program's code, run by the release's one program (Sources/programs/quaver) when it is called `quaverd`.
 // May import every module below the programs (docs/ARCHITECTURE.md, "Layers").
 import ArgumentParser

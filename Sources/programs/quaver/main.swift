@@ -2,7 +2,7 @@
 // as chooses which of the three it is: one copy of the Swift runtime on disk instead of three (BENCHMARKS.md,
 // "One program"). Each part's code is its own module; this file only chooses.
 import QuaverCLI
-import QuaverDaemon
+import quaverd
 import SnapcastPlugin
 
 switch CommandLine.arguments.first?.split(separator: "/").last {

@@ -1,4 +1,4 @@
 // quaverd on its own, for the tests and the bench (a release installs it as a link to quaver).
-import QuaverDaemon
+import quaverd
 
 runQuaverd()
