@@ -17,6 +17,10 @@ struct TOMLReader {
     /// The `[section]` being read, and every header seen (a header may appear once).
     private var section: [String] = []
     private var headers: Set<[String]> = []
+    /// Arrays and inline tables open around the value being read: bounded, so that a file of `[[[[…` is refused
+    /// instead of recursing until the stack runs out.
+    private var depth = 0
+    static let deepestNesting = 32
 
     static func table(from text: String) throws(TOMLSyntaxError) -> TOMLTable {
         var reader = TOMLReader(bytes: Array(text.utf8))
@@ -81,6 +85,9 @@ struct TOMLReader {
     // MARK: Values
 
     private mutating func readValue() throws(TOMLSyntaxError) -> TOMLValue {
+        guard depth < Self.deepestNesting else { throw error("arrays and tables nested deeper than \(Self.deepestNesting)") }
+        depth += 1
+        defer { depth -= 1 }
         switch peek() {
         case UInt8(ascii: "\""): return .string(try readBasicString())
         case UInt8(ascii: "'"): return .string(try readLiteralString())

@@ -73,5 +73,7 @@ final class TOMLReaderTests: XCTestCase {
         XCTAssertEqual(refusal("a = [1, 2\n")?.line, 2)
         XCTAssertEqual(refusal("a = \"\\q\"\n")?.line, 1, "an unknown escape")
         XCTAssertEqual(refusal("a = \"\\uD800\"\n")?.line, 1, "a surrogate is no scalar")
+        XCTAssertEqual(refusal("a = " + String(repeating: "[", count: 100_000))?.line, 1, "nesting is bounded, not the stack")
+        XCTAssertNoThrow(try read("a = " + String(repeating: "[", count: 31) + String(repeating: "]", count: 31)))
     }
 }
