@@ -113,6 +113,9 @@ let package = Package(
                 dependencies: ["PlayerCore", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
+        // quaverd as its clients see it: typed MPRIS and org.quaver.Quaver1 calls, properties and signals.
+        .target(name: "QuaverClient", dependencies: ["ControlAPI", "DBus"], swiftSettings: v5),
+
         .executableTarget(name: "quaverd",
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
@@ -121,16 +124,16 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: v5),
         .executableTarget(name: "quaver",
-                          dependencies: ["ControlAPI", "DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText", "PublicText",
+                          dependencies: ["ControlAPI", "DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText", "PublicText", "QuaverClient",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
         // Snapcast's stream plugin for Quaver: JSON-RPC on stdin/stdout to snapserver, D-Bus to quaverd.
-        .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["ControlAPI", "DBus", "EventLoop", "CoverArt"],
+        .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["ControlAPI", "DBus", "EventLoop", "CoverArt", "QuaverClient"],
                           swiftSettings: v5),
 
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
+                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport", "QuaverClient",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 

@@ -3,6 +3,7 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
+import QuaverClient
 import TestSupport
 
 /// How long a GNOME desktop user waits, after quaverd starts, for the media card to show the track as it is:
@@ -64,9 +65,7 @@ struct GnomeCard: ParsableCommand {
             if named == nil {
                 if try nameHasOwner(client) { named = elapsed() }
             } else if served == nil {
-                _ = try client.call(destination: ControlAPI.busName, path: ObjectPath(stringLiteral: ControlAPI.objectPath),
-                                    interface: ControlAPI.propertiesInterface, method: "GetAll",
-                                    arguments: [.string(ControlAPI.playerInterface)], timeout: 20)
+                _ = try QuaverClient(connection: client, timeout: 20).playerProperties()
                 served = elapsed()
             } else if let shown = try card.read(), shown.title == Self.title, shown.artist == Self.artist, shown.coverLoaded {
                 let complete = elapsed()

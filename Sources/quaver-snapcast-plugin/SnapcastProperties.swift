@@ -1,3 +1,4 @@
+import ControlAPI
 import CoverArt
 import DBus
 import Foundation
@@ -14,16 +15,17 @@ enum SnapcastProperties {
     static func from(_ player: [String: DBusValue], artwork: Artwork) -> [String: Any] {
         guard !player.isEmpty else { return absent }
         var properties: [String: Any] = [
-            "playbackStatus": (player["PlaybackStatus"]?.stringValue ?? "Stopped").lowercased(),
-            "loopStatus": (player["LoopStatus"]?.stringValue ?? "None").lowercased(),
-            "shuffle": player["Shuffle"]?.boolValue ?? false,
-            "volume": Int(((player["Volume"]?.doubleValue ?? 1) * 100).rounded().clamped(to: 0...100)),
-            "rate": player["Rate"]?.doubleValue ?? 1,
-            "position": Double(player["Position"]?.int64Value ?? 0) / 1_000_000,
-            "metadata": metadata(player["Metadata"]?.dictionaryValue ?? [:], artwork: artwork),
+            "playbackStatus": (player[PlayerProperty.playbackStatus]?.stringValue ?? "Stopped").lowercased(),
+            "loopStatus": (player[PlayerProperty.loopStatus]?.stringValue ?? "None").lowercased(),
+            "shuffle": player[PlayerProperty.shuffle]?.boolValue ?? false,
+            "volume": Int(((player[PlayerProperty.volume]?.doubleValue ?? 1) * 100).rounded().clamped(to: 0...100)),
+            "rate": player[PlayerProperty.rate]?.doubleValue ?? 1,
+            "position": Double(player[PlayerProperty.position]?.int64Value ?? 0) / 1_000_000,
+            "metadata": metadata(player[PlayerProperty.metadata]?.dictionaryValue ?? [:], artwork: artwork),
         ]
-        for (mpris, snapcast) in [("CanGoNext", "canGoNext"), ("CanGoPrevious", "canGoPrevious"), ("CanPlay", "canPlay"),
-                                  ("CanPause", "canPause"), ("CanSeek", "canSeek"), ("CanControl", "canControl")] {
+        for (mpris, snapcast) in [(PlayerProperty.canGoNext, "canGoNext"), (PlayerProperty.canGoPrevious, "canGoPrevious"),
+                                  (PlayerProperty.canPlay, "canPlay"), (PlayerProperty.canPause, "canPause"),
+                                  (PlayerProperty.canSeek, "canSeek"), (PlayerProperty.canControl, "canControl")] {
             properties[snapcast] = player[mpris]?.boolValue ?? false
         }
         return properties
@@ -33,20 +35,20 @@ enum SnapcastProperties {
     /// which snapserver serves to its clients over HTTP): a path on this machine means nothing to Snapweb.
     static func metadata(_ mpris: [String: DBusValue], artwork: Artwork) -> [String: Any] {
         var tags: [String: Any] = [:]
-        if let id = mpris["mpris:trackid"]?.objectPathValue { tags["trackId"] = id.description }
-        if let length = mpris["mpris:length"]?.int64Value { tags["duration"] = Double(length) / 1_000_000 }
-        for (key, tag) in [("xesam:title", "title"), ("xesam:album", "album"), ("xesam:url", "url"),
-                           ("xesam:contentCreated", "contentCreated")] {
+        if let id = mpris[MetadataKey.trackID]?.objectPathValue { tags["trackId"] = id.description }
+        if let length = mpris[MetadataKey.length]?.int64Value { tags["duration"] = Double(length) / 1_000_000 }
+        for (key, tag) in [(MetadataKey.title, "title"), (MetadataKey.album, "album"), (MetadataKey.url, "url"),
+                           (MetadataKey.contentCreated, "contentCreated")] {
             if let text = mpris[key]?.stringValue { tags[tag] = text }
         }
-        for (key, tag) in [("xesam:artist", "artist"), ("xesam:albumArtist", "albumArtist"), ("xesam:genre", "genre"),
-                           ("xesam:composer", "composer")] {
+        for (key, tag) in [(MetadataKey.artist, "artist"), (MetadataKey.albumArtist, "albumArtist"), (MetadataKey.genre, "genre"),
+                           (MetadataKey.composer, "composer")] {
             if let list = mpris[key]?.stringArrayValue, !list.isEmpty { tags[tag] = list }
         }
-        for (key, tag) in [("xesam:trackNumber", "trackNumber"), ("xesam:discNumber", "discNumber")] {
+        for (key, tag) in [(MetadataKey.trackNumber, "trackNumber"), (MetadataKey.discNumber, "discNumber")] {
             if let number = mpris[key]?.int64Value { tags[tag] = Int(number) }
         }
-        if let url = mpris["mpris:artUrl"]?.stringValue {
+        if let url = mpris[MetadataKey.artURL]?.stringValue {
             if let image = artwork.image(at: url) { tags["artData"] = image } else if !url.hasPrefix("file:") { tags["artUrl"] = url }
         }
         return tags

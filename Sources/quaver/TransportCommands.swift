@@ -1,5 +1,6 @@
 import ArgumentParser
 import ControlAPI
+import QuaverClient
 
 /// A command that is one MPRIS Player method without arguments.
 protocol PlayerMethodCommand: ParsableCommand {
@@ -62,15 +63,15 @@ struct Seek: ParsableCommand {
         let client = try options.connect()
         switch parsed {
         case .relative(let offset):
-            try client.call(ControlAPI.playerInterface, "Seek", [.int64(offset)])
+            try client.seek(by: offset)
         case .absolute(let position):
             // SetPosition names the track, so a track change in between cannot move the wrong one.
-            let current = TrackInfo(try client.get(ControlAPI.playerInterface, "Metadata").dictionaryValue ?? [:])
+            let current = TrackInfo(try client.metadata)
             guard let track = current.trackID else { throw CLIError("there is no current track") }
             if let length = current.length, position > length {
                 throw CLIError("\(target) is past the end of the track (\(TimeText.format(microseconds: length)))")
             }
-            try client.call(ControlAPI.playerInterface, "SetPosition", [.objectPath(track), .int64(position)])
+            try client.setPosition(track: track, to: position)
         }
     }
 }
