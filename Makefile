@@ -20,6 +20,8 @@ INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver $(BINDIR)/quaver-snapcast-plugin 
 	$(SYSTEMD_USER_DIR)/quaverd.service \
 	$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service \
 	$(DATADIR)/applications/quaver.desktop \
+	$(DATADIR)/applications/org.quaver.Quaver.desktop \
+	$(DATADIR)/gnome-shell/search-providers/org.quaver.Quaver.search-provider.ini \
 	$(DATADIR)/bash-completion/completions/quaver \
 	$(ZSH_COMPLETIONS)/_quaver \
 	$(DATADIR)/fish/vendor_completions.d/quaver.fish \
@@ -63,6 +65,10 @@ install-files:
 	sed 's|^Exec=.*|Exec=$(BINDIR)/quaverd|' dbus/org.mpris.MediaPlayer2.quaver.service \
 		> $(DESTDIR)$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service
 	sed 's|^Exec=quaver |Exec=$(BINDIR)/quaver |' dbus/quaver.desktop > $(DESTDIR)$(DATADIR)/applications/quaver.desktop
+	sed 's|^Exec=quaver |Exec=$(BINDIR)/quaver |' dbus/org.quaver.Quaver.desktop \
+		> $(DESTDIR)$(DATADIR)/applications/org.quaver.Quaver.desktop
+	install -Dm644 dbus/org.quaver.Quaver.search-provider.ini \
+		$(DESTDIR)$(DATADIR)/gnome-shell/search-providers/org.quaver.Quaver.search-provider.ini
 	install -d $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(ZSH_COMPLETIONS) \
 		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
 	$(BUILD)/quaver --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/quaver

@@ -19,6 +19,9 @@ public enum ControlAPI {
     public static let quaverInterface = "org.quaver.Quaver1"
     /// The music library on the same object: search, play and add by query, statistics, scan progress.
     public static let libraryInterface = "org.quaver.Quaver1.Library"
+    /// GNOME Shell's search provider (org.gnome.Shell.SearchProvider2), on an object of its own.
+    public static let searchProviderPath = "/org/quaver/SearchProvider"
+    public static let searchProviderInterface = "org.gnome.Shell.SearchProvider2"
     /// The most tracks one `Search` page returns.
     public static let librarySearchPageLimit = 1000
     public static let propertiesInterface = "org.freedesktop.DBus.Properties"

@@ -33,6 +33,11 @@ public enum QuaverProperty {
     public static let chosenOutput = "ChosenOutput"
 }
 
+/// Properties of org.quaver.Quaver1.Library.
+public enum LibraryProperty {
+    public static let trackCount = "TrackCount"
+}
+
 /// Keys of the MPRIS Metadata map (`a{sv}`); ours carry the `quaver:` prefix the spec asks for.
 public enum MetadataKey {
     /// An object path (`o`), new for each queue entry.

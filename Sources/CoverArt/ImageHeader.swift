@@ -1,5 +1,5 @@
 /// What an image file says about itself in its first bytes: its format (by signature, never by name or MIME
-/// type) and its size in pixels (from the header: PNG's IHDR, JPEG's SOF, GIF's logical screen, WebP's VP8,
+/// type) and its size in pixels (from the header: PNG's IHDR, JPEG's SOF, GIF's screen and first frame, WebP's VP8,
 /// VP8L or VP8X chunk, BMP's info header). Nothing is decoded: the desktop shell, the notification server and
 /// Snapweb decode covers, and a 389 KB PNG can announce 20 000 × 20 000 pixels (1.6 GB once decoded).
 public struct ImageHeader: Equatable, Sendable {
@@ -31,7 +31,7 @@ public struct ImageHeader: Equatable, Sendable {
         switch format {
         case .png: return pngSize(bytes.read(at: 8, count: 16))
         case .jpg: return JPEGFrames(bytes).size
-        case .gif: return gifSize(bytes.read(at: 6, count: 4))
+        case .gif: return GIFBlocks(bytes).size
         case .webp: return webPSize(bytes.read(at: 12, count: 18))
         case .bmp: return bmpSize(bytes.read(at: 14, count: 12))
         }
@@ -41,12 +41,6 @@ public struct ImageHeader: Equatable, Sendable {
     private static func pngSize(_ chunk: [UInt8]) -> (width: Int, height: Int)? {
         guard chunk.count == 16, chunk[0..<8].elementsEqual([0, 0, 0, 13] + Array("IHDR".utf8)) else { return nil }
         return (chunk.bigEndian(at: 8, count: 4), chunk.bigEndian(at: 12, count: 4))
-    }
-
-    /// The logical screen: width and height, little-endian, after the six-byte signature.
-    private static func gifSize(_ screen: [UInt8]) -> (width: Int, height: Int)? {
-        guard screen.count == 4 else { return nil }
-        return (screen.littleEndian(at: 0, count: 2), screen.littleEndian(at: 2, count: 2))
     }
 
     /// The first chunk after `RIFF….WEBP` (from its four-character code on): lossy `VP8 ` (14-bit sides

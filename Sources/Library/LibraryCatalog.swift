@@ -10,14 +10,34 @@ public final class LibraryCatalog {
     public init(_ connection: IndexConnection) { self.connection = connection }
 
     /// One page of the tracks matching `query` in album order, and how many match in all.
+    ///
+    /// The page's ids are found first, then only their rows are read. Two ways to find them, chosen by the
+    /// count: many matches are found by walking the album-order index until the page is full (2 500 of
+    /// 100 000: 1–4 ms, where sorting them took 24 ms: each match's row is read for its sort keys); few are
+    /// read and sorted (11 of 100 000: under 1 ms, where walking the index took 8–17 ms). Measured in sqlite3.
     public func search(_ query: SearchQuery, offset: Int, limit: Int) throws -> (tracks: [LibraryTrack], total: Int) {
         let filter = Self.filter(query)
-        let total = try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
-            .first?.integer(0) ?? 0
-        let rows = try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE \(filter.sql) "
-                                      + "ORDER BY \(Self.albumOrder) LIMIT ? OFFSET ?",
+        let total = try count(query, filter)
+        let access = total >= Self.indexWalkThreshold ? "INDEXED BY tracks_in_album_order" : "NOT INDEXED"
+        let rows = try database.query("WITH page AS (SELECT id FROM tracks \(access) WHERE \(filter.sql) "
+                                      + "ORDER BY \(Self.albumOrder) LIMIT ? OFFSET ?) "
+                                      + "SELECT \(Self.trackColumns) FROM page JOIN tracks ON tracks.id = page.id "
+                                      + "ORDER BY \(Self.albumOrder)",
                                       filter.values + [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
-        return (rows.map(Self.track), Int(total))
+        return (rows.map(Self.track), total)
+    }
+
+    static let indexWalkThreshold = 1000
+
+    /// How many tracks match: words alone are counted in the full-text index, without reading the tracks.
+    private func count(_ query: SearchQuery, _ filter: (sql: String, values: [SQLiteValue])) throws -> Int {
+        let counted: [Row]
+        if let match = query.textMatch, query.years == nil {
+            counted = try database.query("SELECT count(*) FROM tracks_text WHERE tracks_text MATCH ?1", [.text(match)])
+        } else {
+            counted = try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
+        }
+        return Int(counted.first?.integer(0) ?? 0)
     }
 
     /// The URIs of every track matching `query`, in album order (what `quaver play QUERY` queues).
@@ -27,15 +47,24 @@ public final class LibraryCatalog {
                                   filter.values).compactMap { $0.text(0) }
     }
 
-    /// The indexed track at `uri`, if any (a listen's MusicBrainz ids come from here).
+    /// The track at `uri`, if indexed.
     public func track(uri: String) throws -> LibraryTrack? {
-        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?", [.text(uri)]).first.map(Self.track)
+        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?1", [.text(uri)]).first.map(Self.track)
     }
 
     /// The URIs of the `limit` tracks whose files changed last (new files come with their copy's time), newest first.
     public func recentlyChanged(limit: Int) throws -> [String] {
         try database.query("SELECT uri FROM tracks WHERE missing = 0 ORDER BY modified DESC, uri LIMIT ?",
                            [.integer(Int64(max(0, limit)))]).compactMap { $0.text(0) }
+    }
+
+    /// The URIs of one album's tracks (as `albums` names it), or of one artist's (as `artists` names them) when
+    /// `album` is nil, in album order; missing tracks left out.
+    public func uris(artist: String, album: String?) throws -> [String] {
+        let albumClause = album == nil ? "" : " AND album = ?2 COLLATE NOCASE"
+        return try database.query("SELECT uri FROM tracks WHERE sort_artist = ?1\(albumClause) AND missing = 0 "
+                                  + "ORDER BY \(Self.albumOrder)", [.text(artist)] + (album.map { [.text($0)] } ?? []))
+            .compactMap { $0.text(0) }
     }
 
     /// Artists (album artists, or the track's first artist) of the matching tracks, with their track counts.
@@ -56,11 +85,6 @@ public final class LibraryCatalog {
             LibraryAlbum(artist: row.text(0) ?? "", title: row.text(1) ?? "", year: Int(row.integer(2) ?? 0),
                          tracks: Int(row.integer(3) ?? 0))
         }
-    }
-
-    /// How many tracks the index holds (what the TrackCount property signals: cheaper than `statistics`).
-    public func trackCount() throws -> Int {
-        Int(try database.query("SELECT count(*) FROM tracks").first?.integer(0) ?? 0)
     }
 
     /// Counts and sizes of the whole index, and when the last full scan ended.

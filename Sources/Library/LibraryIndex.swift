@@ -28,9 +28,11 @@ public struct LibraryIndex: Sendable {
         }
     }
 
-    /// A read-only connection, for searching (on the loop thread).
+    /// A read-only connection, for searching (on the loop thread). It waits for another connection's lock 50 ms
+    /// at most (in WAL mode readers wait only while a file is being recovered): the loop must not stall on it.
     public func openForReading() throws -> IndexConnection {
-        IndexConnection(database: try Database(path: path, readOnly: true, create: false), isReadOnly: true)
+        IndexConnection(database: try Database(path: path, readOnly: true, create: false, busyTimeoutMilliseconds: 50),
+                        isReadOnly: true)
     }
 
     private func openChecked() throws -> IndexConnection {
@@ -91,19 +93,23 @@ public final class IndexConnection {
         }
     }
 
-    /// Removes every track under the folder whose URI is `folderURI` (a folder moved out or deleted).
-    func removeTree(_ folderURI: String) throws {
+    /// Removes the tracks in none of the folders (`folderURIs`): a folder taken out of the settings.
+    func removeTracks(outside folderURIs: [String]) throws {
+        let inside = folderURIs.indices.map { "(uri >= ?\($0 * 2 + 1) AND uri < ?\($0 * 2 + 2))" }
+        let condition = inside.isEmpty ? "1" : "NOT (" + inside.joined(separator: " OR ") + ")"
         try database.transaction {
-            try database.run("DELETE FROM tracks WHERE uri >= ?1 AND uri < ?2", Self.prefixRange(folderURI))
+            try database.run("DELETE FROM tracks WHERE \(condition)", folderURIs.flatMap(Self.prefixRange))
         }
     }
 
     /// Marks the tracks under `folderURI` as missing (its disk is away) or back.
     func markTree(_ folderURI: String, missing: Bool) throws {
-        try database.transaction {
-            try database.run("UPDATE tracks SET missing = ?3 WHERE uri >= ?1 AND uri < ?2 AND missing != ?3",
-                             Self.prefixRange(folderURI) + [.integer(missing ? 1 : 0)])
-        }
+        try database.run("UPDATE tracks SET missing = ?3 WHERE uri >= ?1 AND uri < ?2 AND missing != ?3",
+                         Self.prefixRange(folderURI) + [.integer(missing ? 1 : 0)])
+    }
+
+    func trackCount() throws -> Int {
+        Int(try database.query("SELECT count(*) FROM tracks").first?.integer(0) ?? 0)
     }
 
     func setFact(_ name: String, _ value: Int64) throws {

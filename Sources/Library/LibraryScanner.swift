@@ -1,5 +1,6 @@
 import ControlAPI
 import Foundation
+import Synchronization
 import TagLib
 
 /// Keeps the index in step with the music folders, on a serial queue of its own with its own connection:
@@ -17,6 +18,9 @@ public final class LibraryScanner {
         /// Files of this scan found new or changed, to be read.
         public var filesToRead = 0
         public var filesRead = 0
+        /// Tracks in the index, counted by the scanner after its writes: the loop never counts them (a count of
+        /// 100 000 rows while the scanner wrote held a client's call on the loop).
+        public var tracks = 0
         public init() {}
     }
 
@@ -30,6 +34,7 @@ public final class LibraryScanner {
     private let reportChange: () -> Void
     private var connection: IndexConnection?
     private var progress = Progress()
+    private var lastProgressReport = Date.distantPast
 
     /// `folders` are absolute paths; nothing runs until `scanAll` or `update`.
     public init(index: LibraryIndex, folders: [[UInt8]], note: @escaping (String) -> Void,
@@ -52,17 +57,31 @@ public final class LibraryScanner {
     /// Brings the index up to date for `paths` (files or folders, there or gone), as live updates report them.
     public func update(_ paths: [[UInt8]]) {
         queue.async { [self] in
-            guard let connection = openedConnection() else { return }
+            guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
             var changed = false
             for path in Set(paths) where folders.contains(where: { Self.isInside(path, $0) }) {
                 changed = (try? scan(path, in: connection)) == true || changed
             }
-            if changed { reportChange() }
+            guard changed else { return }
+            report(counting: connection)
+            reportChange()
         }
     }
 
     /// Waits until everything asked of the scanner so far is done (for tests and shutdown).
     public func waitUntilIdle() { queue.sync {} }
+
+    /// Ends the work under way at its next batch and skips what is queued, so that quaverd stops at once
+    /// in the middle of a long first scan; what was committed stays, and the next start goes on from there.
+    public func cancel() {
+        cancelled.withLock { $0 = true }
+    }
+
+    private let cancelled = Mutex(false)
+
+    struct Cancelled: Error, CustomStringConvertible {
+        var description: String { "quaverd is stopping" }
+    }
 
     private func openedConnection() -> IndexConnection? {
         if let connection { return connection }
@@ -77,49 +96,42 @@ public final class LibraryScanner {
     }
 
     private func fullScan() {
-        guard let connection = openedConnection() else { return }
+        guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
         progress = Progress()
         progress.scanning = true
-        reportProgress(progress)
+        report(counting: connection)
         do {
-            var kept = Set<String>()
             for folder in folders {
                 if FolderWalk.names(in: folder) == nil {
-                    try keepMissing(folder, in: connection, &kept)
+                    try keepMissing(folder, in: connection)
                 } else {
-                    _ = try scan(folder, in: connection, kept: &kept)
+                    try scan(folder, in: connection)
                 }
             }
-            let outside = try connection.knownFiles().keys.filter { !kept.contains($0) }
-            try connection.save([], removing: Array(outside))
+            try connection.removeTracks(outside: folders.map { FileURI.encode(pathBytes: $0) })
             try connection.setFact("last-scan-end", Int64(Date().timeIntervalSince1970))
+        } catch is Cancelled {
+            return
         } catch {
             note("the library scan stopped: \(error)")
         }
         progress.scanning = false
-        reportProgress(progress)
+        report(counting: connection)
         reportChange()
     }
 
     /// A folder that cannot be read now (unmounted, unplugged): its tracks are marked missing, not dropped.
-    private func keepMissing(_ folder: [UInt8], in connection: IndexConnection, _ kept: inout Set<String>) throws {
+    private func keepMissing(_ folder: [UInt8], in connection: IndexConnection) throws {
         let uri = FileURI.encode(pathBytes: folder)
-        let known = try connection.knownFiles(at: uri).keys
-        guard !known.isEmpty else { return }  // a folder never there (no ~/Music yet) is not worth a line
-        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its \(known.count) tracks are kept as missing")
+        let known = try connection.knownFiles(at: uri).count
+        guard known > 0 else { return }  // a folder never there (no ~/Music yet) is not worth a line
+        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its \(known) tracks are kept as missing")
         try connection.markTree(uri, missing: true)
-        kept.formUnion(known)
     }
 
+    /// Reads what changed at or under `path` and removes what is gone there. True when the index changed.
     @discardableResult
     private func scan(_ path: [UInt8], in connection: IndexConnection) throws -> Bool {
-        var kept = Set<String>()
-        return try scan(path, in: connection, kept: &kept)
-    }
-
-    /// Reads what changed at or under `path` and removes what is gone there; adds every URI now indexed
-    /// there to `kept`. True when the index changed.
-    private func scan(_ path: [UInt8], in connection: IndexConnection, kept: inout Set<String>) throws -> Bool {
         let uri = FileURI.encode(pathBytes: path)
         let known = try connection.knownFiles(at: uri)
         try connection.markTree(uri, missing: false)
@@ -134,6 +146,7 @@ public final class LibraryScanner {
             }
         }
         var changedFiles: [([UInt8], String, FileState)] = []
+        var kept = Set<String>()
         for (file, state) in found {
             let fileURI = FileURI.encode(pathBytes: file)
             kept.insert(fileURI)
@@ -150,6 +163,7 @@ public final class LibraryScanner {
     private func read(_ files: [([UInt8], String, FileState)], into connection: IndexConnection) throws {
         progress.filesToRead += files.count
         for batch in stride(from: 0, to: files.count, by: Self.batchSize) {
+            guard !cancelled.withLock({ $0 }) else { throw Cancelled() }
             let tracks = files[batch..<min(files.count, batch + Self.batchSize)].compactMap { path, uri, state in
                 FileTags.read(pathBytes: path).map { tags in
                     LibraryTrack(uri: uri, path: String(decoding: path, as: UTF8.self), size: state.size,
@@ -158,9 +172,25 @@ public final class LibraryScanner {
             }
             try connection.save(tracks)
             progress.filesRead += min(Self.batchSize, files.count - batch)
-            if progress.scanning { reportProgress(progress) }
+            reportProgressNow(connection)
         }
     }
+
+    /// Reports a full scan's progress at most every `progressInterval` seconds: each report is a signal, and
+    /// a count of the index here.
+    private func reportProgressNow(_ connection: IndexConnection) {
+        let now = Date()
+        guard progress.scanning, now.timeIntervalSince(lastProgressReport) >= Self.progressInterval else { return }
+        lastProgressReport = now
+        report(counting: connection)
+    }
+
+    private func report(counting connection: IndexConnection) {
+        progress.tracks = (try? connection.trackCount()) ?? progress.tracks
+        reportProgress(progress)
+    }
+
+    static let progressInterval = 0.25
 
     /// Whether `path` is `folder` or inside it.
     static func isInside(_ path: [UInt8], _ folder: [UInt8]) -> Bool {

@@ -1,6 +1,8 @@
 import BaseDirectories
+import ControlAPI
 import EventLoop
 import Foundation
+import TagLib
 
 /// The library as the daemon holds it, on the loop thread: the scanner and the folder watch (each on a
 /// thread of its own), the catalog searched on the loop, and the scan's progress. Everything the other
@@ -52,9 +54,19 @@ public final class MusicLibrary {
     /// Compares every folder with the index again (`quaver rescan`).
     public func rescan() { scanner.scanAll() }
 
+    /// Stops the watch and the scan under way (at its next batch), and waits for them.
     public func stop() {
         watch?.stop()
+        scanner.cancel()
         scanner.waitUntilIdle()
+    }
+
+    /// The front cover embedded in the local file at `uri` (TagLib), at most `maximumByteCount` bytes: for the
+    /// desktop's search results, read when they are shown.
+    public func embeddedCover(of uri: String, maximumByteCount: Int) -> (data: [UInt8], mimeType: String)? {
+        guard let path = FileURI.pathBytes(fromURI: uri),
+              let picture = EmbeddedPicture.frontCover(pathBytes: path, maximumByteCount: maximumByteCount) else { return nil }
+        return (picture.data, picture.mimeType)
     }
 
     /// The catalog, opened on first use (the first scan makes the file).
@@ -73,6 +85,9 @@ public final class MusicLibrary {
     }
 
     private func scanProgressed(_ progress: LibraryScanner.Progress) {
+        // After a first scan of 100 000 files quaverd stayed at 99 MB resident (45 MB before it, measured): the
+        // scan's lists of files and tags are free by then, and a trim gives their pages back.
+        if self.progress.scanning && !progress.scanning { ProcessMemory.giveBackSoon() }
         self.progress = progress
         onChange()
     }

@@ -17,10 +17,15 @@ public struct SearchQuery: Equatable, Sendable {
     static let fields = ["title": "title", "artist": "artists", "album": "album", "albumartist": "album_artist",
                          "composer": "composer", "genre": "genre", "file": "file_name"]
 
+    /// A query reads at most this many terms, of at most `maximumTextLength` characters: query text comes from
+    /// anyone on the bus, and a megabyte of words would make one huge full-text expression.
+    static let maximumTerms = 32
+    static let maximumTextLength = 1000
+
     public init(_ text: String) {
         var clauses: [String] = []
         var years: ClosedRange<Int>?
-        for term in Self.terms(of: text) {
+        for term in Self.terms(of: String(text.prefix(Self.maximumTextLength))).prefix(Self.maximumTerms) {
             if term.field == "year", let range = Self.yearRange(term.value) {
                 years = range
             } else if let clause = Self.clause(term) {
@@ -69,7 +74,7 @@ public struct SearchQuery: Equatable, Sendable {
 
     /// `("kind"* AND "blue"*)`, with a column filter for a field; nil when the value has no word in it.
     private static func clause(_ term: Term) -> String? {
-        let words = term.value.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        let words = term.value.split { !($0.isLetter || $0.isNumber) }.prefix(maximumTerms).map(String.init)
         guard !words.isEmpty else { return nil }
         // Words hold letters and digits only, so none can end its quotes or be FTS5 syntax.
         let phrases = words.map { "\"" + $0 + "\"*" }

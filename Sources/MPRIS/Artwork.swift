@@ -40,7 +40,7 @@ public struct ArtworkCache {
 
     /// The `file://` URL to advertise for a track, or nil when it has no artwork that may be shown.
     public func artURL(trackURI: String, embedded: CoverImage?) -> String? {
-        if let embedded, let file = store.file(for: embedded.data) { return file.absoluteString }
+        if let embedded, let file = store.file(for: embedded) { return file.absoluteString }
         return folderCover(besides: trackURI)?.absoluteString
     }
 
@@ -59,13 +59,8 @@ public struct ArtworkCache {
         return folders.cover(in: folder.path).map { folder.appendingPathComponent($0) }
     }
 
-    /// 64-bit FNV-1a of the bytes plus their count: a cache name, not a security measure.
-    static func contentName(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(format: "%016llx-%llx", hash, UInt64(bytes.count))
+    /// The art cache's name for a cover: its digest and its size, in hex.
+    static func contentName(of cover: CoverImage) -> String {
+        String(cover.digest, radix: 16) + "-" + String(cover.data.count, radix: 16)
     }
 }

@@ -43,7 +43,7 @@ public final class LibraryInterface {
 
     private var signalledValues: [String: DBusValue] {
         let progress = library?.progress ?? LibraryScanner.Progress()
-        let tracks = (try? library?.catalog().trackCount()) ?? 0
+        let tracks = progress.tracks
         return ["Scanning": .boolean(progress.scanning), "FilesToRead": .uint32(UInt32(clamping: progress.filesToRead)),
                 "FilesRead": .uint32(UInt32(clamping: progress.filesRead)), "TrackCount": .uint32(UInt32(clamping: tracks))]
     }

@@ -109,7 +109,10 @@ public final class MPRISService: PlayerObserver {
             let uri = player.track(id)?.uri ?? player.lastError.flatMap { $0.track == id ? $0.uri : nil } ?? "\(id)"
             // Masked here as one URL: the log handler reads free text, where a value ends at a quote.
             log.warning("cannot play \(PublicText.url(uri)): \(error)")
-        case .status, .state, .currentTrack, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
+        case .currentTrack(let id):
+            metadataMap.keepBuilt(onlyOf: id)
+            batcher.markChanged(Self.playerInterface)
+        case .status, .state, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
             batcher.markChanged(Self.playerInterface)
         }
     }

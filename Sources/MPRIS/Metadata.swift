@@ -27,12 +27,12 @@ enum TrackPath {
 /// an embedded cover written once per track and cover rather than on every `Get`.
 ///
 /// The queue keeps only the playing track's cover bytes, so the file written for a track's cover is
-/// remembered here (by track, with a fingerprint of the bytes, never the bytes) and still named once
+/// remembered here (by track, with the cover's digest, never the bytes) and still named once
 /// another track plays, as long as the art cache keeps the file. Tracks without an embedded cover are not remembered: their folder's cover is
 /// looked up in the artwork cache's listing of that folder.
 final class MetadataMap {
     private let artwork: ArtworkCache
-    private var embeddedArtURLs: [TrackID: (fingerprint: Int, url: String?)] = [:]
+    private var embeddedArtURLs: [TrackID: (digest: UInt64, url: String?)] = [:]
     /// The `a{sv}` last built and the track as it was then. Every GetAll and PropertiesChanged carries the
     /// current track's Metadata; building it anew (title from the file name, artwork lookup, sorting)
     /// was a sixth of a GetAll's instructions. One entry, so a GetQueue of 20 000 tracks does not keep 20 000 maps.
@@ -79,6 +79,12 @@ final class MetadataMap {
         return entries
     }
 
+    /// Drops the map last built unless it is `current`'s: it holds its track, and with it the cover's bytes,
+    /// which kept 15 MB resident after Clear.
+    func keepBuilt(onlyOf current: TrackID?) {
+        if lastBuilt?.track.id != current { lastBuilt = nil }
+    }
+
     /// Forgets a track that left the queue.
     func forget(_ id: TrackID) {
         embeddedArtURLs[id] = nil
@@ -91,21 +97,10 @@ final class MetadataMap {
             if let url = known?.url, artwork.isPresent(url) { return url }
             return artwork.artURL(trackURI: track.uri, embedded: nil)
         }
-        let fingerprint = Self.fingerprint(of: cover)
-        if let known, known.fingerprint == fingerprint, known.url.map(artwork.isPresent) ?? true { return known.url }
+        if let known, known.digest == cover.digest, known.url.map(artwork.isPresent) ?? true { return known.url }
         let url = artwork.artURL(trackURI: track.uri, embedded: cover)
-        embeddedArtURLs[track.id] = (fingerprint, url)
+        embeddedArtURLs[track.id] = (cover.digest, url)
         return url
-    }
-
-    /// Tells covers apart without keeping them: the size, the type and the first 4 KiB (where an image
-    /// format's header and first data are) make two different covers of one track collide practically never.
-    private static func fingerprint(of cover: CoverImage) -> Int {
-        var hasher = Hasher()
-        hasher.combine(cover.data.count)
-        hasher.combine(cover.mimeType)
-        hasher.combine(cover.data.prefix(4096))
-        return hasher.finalize()
     }
 }
 

@@ -95,6 +95,10 @@ public struct TrackTags: Equatable, Sendable {
 }
 
 /// An embedded cover image exactly as found in the stream.
+///
+/// Two covers are equal when their digests, sizes and types are: TAG messages repeat with the whole cover
+/// (22 in 10 s for MP3), and every one was compared byte by byte with the last, in the engine and again in
+/// the queue; with a 15 MB cover a GetAll waited 1.1 s (debug build) while a track started.
 public struct CoverImage: Equatable, Sendable {
     /// Larger covers are left out by the engine and never written as artwork: a tag can hold any bytes,
     /// and a real front cover is far smaller than this.
@@ -102,9 +106,34 @@ public struct CoverImage: Equatable, Sendable {
 
     public let data: [UInt8]
     public let mimeType: String
+    /// A 64-bit digest of `data`, the same in every run (the art cache names its files by it); not a
+    /// security measure.
+    public let digest: UInt64
+
     public init(data: [UInt8], mimeType: String) {
         self.data = data
         self.mimeType = mimeType
+        digest = Self.digest(of: data)
+    }
+
+    public static func == (lhs: CoverImage, rhs: CoverImage) -> Bool {
+        lhs.digest == rhs.digest && lhs.data.count == rhs.data.count && lhs.mimeType == rhs.mimeType
+    }
+
+    /// FNV-1a over 8-byte words (a byte at a time for the tail), then SplitMix64's finaliser to spread the
+    /// bits: eight times fewer steps than over bytes, about 2 ms for 15 MB.
+    static func digest(of bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        bytes.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for index in 0..<words {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01b3
+            }
+            for byte in raw[(words * 8)...] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        hash = (hash ^ hash >> 30) &* 0xbf58_476d_1ce4_e5b9
+        hash = (hash ^ hash >> 27) &* 0x94d0_49bb_1331_11eb
+        return hash ^ hash >> 31
     }
 }
 

@@ -174,6 +174,12 @@ struct PlayQueue {
         }
     }
 
+    /// Drops the cover unless it is `current`'s: once its track stops playing, no one reads a cover's bytes
+    /// (its file in the art cache is named by what MPRIS remembered), and a 15 MB cover stayed resident.
+    mutating func keepCover(onlyOf current: TrackID?) {
+        if let cover, cover.id != current { self.cover = nil }
+    }
+
     private mutating func forget(_ id: TrackID) {
         if cover?.id == id { cover = nil }
         if seekability?.id == id { seekability = nil }

@@ -181,7 +181,10 @@ public final class Player {
         if outermost { batchStart = snapshot }
         body()
         guard outermost, let before = batchStart else { return }
-        if currentTrackID != before.current { completeCurrentTrack() }
+        if currentTrackID != before.current {
+            queue.keepCover(onlyOf: currentTrackID)
+            completeCurrentTrack()
+        }
         syncLoadedItem()
         syncPreparedNext()
         batchStart = nil

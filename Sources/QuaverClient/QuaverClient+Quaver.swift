@@ -99,12 +99,19 @@ extension QuaverClient {
         try call(ControlAPI.libraryInterface, "Albums", [.string(query)]).first?.arrayValue ?? []
     }
 
-    public func addQuery(_ query: String, at position: String, play: Bool) throws -> [DBusValue] {
-        try call(ControlAPI.libraryInterface, "AddQuery", [.string(query), .string(position), .boolean(play)])
+    /// Queues the tracks matching `query`; the number queued.
+    public func addQuery(_ query: String, at position: String, play: Bool) throws -> Int64 {
+        try call(ControlAPI.libraryInterface, "AddQuery", [.string(query), .string(position), .boolean(play)]).first?.int64Value ?? 0
     }
 
-    public func playQuery(_ query: String) throws -> [DBusValue] {
-        try call(ControlAPI.libraryInterface, "PlayQuery", [.string(query)])
+    /// Replaces the queue with the tracks matching `query` and plays; the number queued.
+    public func playQuery(_ query: String) throws -> Int64 {
+        try call(ControlAPI.libraryInterface, "PlayQuery", [.string(query)]).first?.int64Value ?? 0
+    }
+
+    /// The tracks in the library's index.
+    public func libraryTrackCount() throws -> Int64 {
+        try get(ControlAPI.libraryInterface, LibraryProperty.trackCount).int64Value ?? 0
     }
 
     public func rescan() throws { try call(ControlAPI.libraryInterface, "Rescan") }

@@ -35,6 +35,39 @@ public struct FileTags: Equatable, Sendable {
     }
 }
 
+/// A picture embedded in a music file: its bytes and the MIME type its tag gives (may be empty or wrong: a tag
+/// can say anything; whoever shows it checks the bytes).
+public struct EmbeddedPicture: Equatable, Sendable {
+    public let data: [UInt8]
+    public let mimeType: String
+
+    /// The front cover (else the first picture) of the file at `path` (`quaver_taglib_read_cover`); nil when
+    /// there is none, or it is larger than `maximumByteCount`.
+    public static func frontCover(pathBytes: [UInt8], maximumByteCount: Int) -> EmbeddedPicture? {
+        let box = PictureBox(maximumByteCount: maximumByteCount)
+        _ = withUnsafeTemporaryAllocation(of: CChar.self, capacity: pathBytes.count + 1) { buffer in
+            for (index, byte) in pathBytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
+            buffer[pathBytes.count] = 0
+            return quaver_taglib_read_cover(buffer.baseAddress, collectPicture, Unmanaged.passUnretained(box).toOpaque())
+        }
+        return box.picture
+    }
+}
+
+private final class PictureBox {
+    let maximumByteCount: Int
+    var picture: EmbeddedPicture?
+    init(maximumByteCount: Int) { self.maximumByteCount = maximumByteCount }
+}
+
+private let collectPicture: quaver_cover_callback = { data, size, mimeType, context in
+    guard let data, let context else { return }
+    let box = Unmanaged<PictureBox>.fromOpaque(context).takeUnretainedValue()
+    guard size > 0, Int(size) <= box.maximumByteCount else { return }
+    box.picture = EmbeddedPicture(data: Array(UnsafeBufferPointer(start: data, count: Int(size))),
+                                  mimeType: mimeType.map { String(cString: $0) } ?? "")
+}
+
 /// Gathers the values `quaver_taglib_read` reports, during the call only.
 private final class Collector {
     let valuesPerKey: Int

@@ -34,6 +34,7 @@ struct QuaverBench: ParsableCommand {
             QueueScaleProbe.self,
             TagReading.self,
             TagReadingProbe.self,
+            LibraryScale.self,
             GnomeCard.self,
             BenchReport.self,
         ])

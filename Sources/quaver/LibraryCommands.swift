@@ -142,8 +142,7 @@ enum LibraryQuery {
         return items.isEmpty || nameSomething ? nil : queryText(items)
     }
 
-    static func queued(_ reply: [DBusValue]) {
-        let count = reply.first?.int64Value ?? 0
+    static func queued(_ count: Int64) {
         Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
 }

@@ -86,6 +86,8 @@ final class Daemon {
             history?.musicBrainzTags = library.map(Self.musicBrainzTags)
             connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
                                                          + (playlists.map { [$0.interface] } ?? [])))
+            let searchProvider = library.map { ShellSearchProvider(mpris: service, library: $0) }
+            searchProvider.map { connection.export($0.exportedObject) }
             restoreThenEnqueue(into: player)
             library?.start()
             let signals = [SIGTERM, SIGINT].map { signal in
@@ -101,7 +103,8 @@ final class Daemon {
             withExtendedLifetime(watchdog) {}
             signals.forEach { $0.cancel() }
             desktop.stop()
-            withExtendedLifetime((quaver, notifier, libraryInterface, playlists, history, sleepTimer)) {}  // the player holds its observers weakly
+            // The player holds its observers weakly, and exported methods hold their objects weakly.
+            withExtendedLifetime((quaver, notifier, libraryInterface, searchProvider, playlists, history, sleepTimer)) {}
             library?.stop()
             recorder?.finish()
             shutDown(player, connection)

@@ -51,6 +51,10 @@ final class ImageHeaderTests: XCTestCase {
         XCTAssertEqual(CoverFile.vetted(ImageHeaders.bmp(width: 10, height: Int(Int32.min))),
                        .failure(.tooManyPixels(width: 10, height: 2_147_483_648)))
         XCTAssertEqual(try CoverFile.vetted(ImageHeaders.png(width: 8192, height: 8192)).get().width, 8192)
+        XCTAssertEqual(CoverFile.vetted(ImageHeaders.gif(width: 1, height: 1, frameWidth: 20_000, frameHeight: 2)),
+                       .failure(.tooManyPixels(width: 20_000, height: 2)), "a small screen with a huge first frame")
+        XCTAssertEqual(CoverFile.vetted(Array(ImageHeaders.gif(width: 10, height: 10).prefix(24))), .failure(.notAnImage),
+                       "a GIF cut before its first frame")
     }
 }
 

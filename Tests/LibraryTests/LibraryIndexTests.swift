@@ -1,5 +1,6 @@
 import Foundation
 import Library
+import SQLite
 import TestSupport
 import XCTest
 
@@ -43,5 +44,25 @@ final class LibraryIndexTests: XCTestCase {
                        [home.path + "/Audio"])
         XCTAssertEqual(MusicFolders.resolve([], environment: environment), [])
         XCTAssertEqual(MusicFolders.resolve(["~/x", "relative"], environment: [:]), [])
+    }
+}
+
+final class LockedIndexTests: XCTestCase {
+    /// Another connection holding the index's write lock: the scan says so in one line and gives up after the
+    /// busy timeout (the index is a cache), searches go on, and the next scan once the lock is gone brings
+    /// the index up to date.
+    func testAnIndexLockedByAnotherWriterIsNotUpdatedUntilItIsFree() throws {
+        let library = try ScannedLibrary()
+        try library.write([TaggedTree.File("a.flac", ["TITLE": "Before"])])
+        library.scan()
+        let holder = try Database(path: library.index.path)
+        try holder.execute("BEGIN EXCLUSIVE")
+        try library.write([TaggedTree.File("b.flac", ["TITLE": "Later"])])
+        library.scan()
+        XCTAssertEqual(library.notes.filter { $0.contains("locked") }.count, 1, "\(library.notes)")
+        XCTAssertEqual(try library.titles(""), ["Before"])
+        try holder.execute("COMMIT")
+        library.scan()
+        XCTAssertEqual(Set(try library.search("").map(\.title)), ["Before", "Later"])
     }
 }

@@ -118,6 +118,19 @@ final class LibraryScanTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try library.search("title:many").first).artists.count, 100)
     }
 
+    func testAFolderTakenOutOfTheSettingsLeavesTheIndex() throws {
+        let library = try ScannedLibrary()
+        let other = library.home.url.appendingPathComponent("Music2")  // a name that starts like the kept folder's
+        try library.write([TaggedTree.File("kept.flac", ["TITLE": "Kept"])])
+        try TaggedTree.write([TaggedTree.File("dropped.flac", ["TITLE": "Dropped"])], under: other)
+        let both = library.makeScanner(folders: [library.music.path, other.path])
+        both.scanAll()
+        both.waitUntilIdle()
+        XCTAssertEqual(Set(try library.search("").map(\.title)), ["Kept", "Dropped"])
+        library.scan()
+        XCTAssertEqual(try library.titles(""), ["Kept"])
+    }
+
     func testTracksOfAFolderThatIsGoneAreKeptAsMissing() throws {
         let library = try ScannedLibrary()
         let disk = library.home.url.appendingPathComponent("disk")
@@ -131,5 +144,38 @@ final class LibraryScanTests: XCTestCase {
         XCTAssertEqual(try library.titles("disk"), ["On the disk"])
         XCTAssertEqual(try library.catalog().statistics().missing, 1)
         XCTAssertTrue(library.notes.contains { $0.contains("cannot be read") }, "\(library.notes)")
+    }
+}
+
+final class ScanCancelTests: XCTestCase {
+    /// quaverd stopping in the middle of a long first scan does not wait for it: the scan ends at its next
+    /// batch, and what it committed stays.
+    func testACancelledScanEndsAtOnce() throws {
+        let library = try ScannedLibrary()
+        try library.write((1...600).map { TaggedTree.File("many/\($0).mp3", ["TITLE": "Track \($0)"]) })
+        library.scanner.scanAll()
+        library.scanner.cancel()
+        let started = Date()
+        library.scanner.waitUntilIdle()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        // The scan may have ended before it made the file at all.
+        XCTAssertLessThan((try? library.search("track").count) ?? 0, 600)
+        library.scanner.scanAll()
+        library.scanner.waitUntilIdle()
+        XCTAssertLessThan((try? library.search("track").count) ?? 0, 600, "a cancelled scanner stays stopped")
+    }
+}
+
+final class EmbeddedCoverTests: XCTestCase {
+    func testTheFrontCoverIsReadFromFLACAndMP3() throws {
+        let fixtures = try Fixtures.shared()
+        for file in [fixtures.flac, fixtures.mp3] {
+            let picture = EmbeddedPicture.frontCover(pathBytes: Array(file.path.utf8), maximumByteCount: 1 << 20)
+            XCTAssertEqual(picture?.data, fixtures.coverBytes, file.lastPathComponent)
+        }
+        XCTAssertNil(EmbeddedPicture.frontCover(pathBytes: Array(fixtures.vorbis.path.utf8), maximumByteCount: 1 << 20))
+        XCTAssertNil(EmbeddedPicture.frontCover(pathBytes: Array(fixtures.flac.path.utf8), maximumByteCount: 10),
+                     "larger than allowed")
+        XCTAssertNil(EmbeddedPicture.frontCover(pathBytes: Array("/nonexistent.flac".utf8), maximumByteCount: 1 << 20))
     }
 }

@@ -100,4 +100,33 @@ final class LibrarySearchTests: XCTestCase {
         XCTAssertNil(SearchQuery("year:1979..1970").years)
         XCTAssertNil(SearchQuery("\" - ").textMatch)
     }
+
+    func testHugeQueriesAreBounded() throws {
+        let words = SearchQuery(String(repeating: "word ", count: 200_000))
+        XCTAssertEqual(words.textMatch?.components(separatedBy: " AND ").count, 32)
+        let quoted = SearchQuery("title:\"" + String(repeating: "a ", count: 400) + "\"")
+        XCTAssertLessThanOrEqual(quoted.textMatch?.components(separatedBy: " AND ").count ?? 0, 32)
+        XCTAssertNoThrow(try library().search(String(repeating: "so ", count: 100_000)))
+    }
+}
+
+final class LargeResultSearchTests: XCTestCase {
+    /// Over 1 000 matches, a page is found by walking the album-order index: the same tracks in the same order
+    /// as the whole sorted result.
+    func testAPageOfManyMatchesIsTheSliceOfTheSortedResult() throws {
+        let library = try ScannedLibrary()
+        try TaggedTree.write((0..<1100).map { number in
+            TaggedTree.File("a\(number % 7)/\(number).mp3", ["TITLE": "Many \(number)", "ARTIST": "Artist \(number % 13)",
+                                                             "ALBUM": "Album \(number % 5)", "TRACKNUMBER": "\(number % 17)"])
+        }, under: library.music, seconds: 0.1)
+        library.scan()
+        let catalog = try library.catalog()
+        let all = try catalog.uris(SearchQuery("many"))
+        XCTAssertEqual(all.count, 1100)
+        for offset in [0, 500, 1095] {
+            let page = try catalog.search(SearchQuery("many"), offset: offset, limit: 10)
+            XCTAssertEqual(page.total, 1100)
+            XCTAssertEqual(page.tracks.map(\.uri), Array(all[offset..<min(1100, offset + 10)]), "offset \(offset)")
+        }
+    }
 }

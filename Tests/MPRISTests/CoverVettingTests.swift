@@ -49,7 +49,7 @@ final class CoverVettingTests: XCTestCase {
         let artwork = ArtworkCache(directory: cache)
         for (index, plantedAt) in ["temporary", "final"].enumerated() {
             let image = ImageHeaders.png(width: 300 + index, height: 300)
-            let name = ArtworkCache.contentName(of: image) + ".png"
+            let name = ArtworkCache.contentName(of: CoverImage(data: image, mimeType: "image/png")) + ".png"
             let link = plantedAt == "final" ? name : ".\(name).\(getpid()).tmp"
             try FileManager.default.createSymbolicLink(atPath: cache.appendingPathComponent(link).path,
                                                        withDestinationPath: victim.path)
@@ -80,6 +80,39 @@ final class CoverVettingTests: XCTestCase {
         for cover in covers.suffix(2) { _ = small.artURL(trackURI: "file:///x/a.flac", embedded: cover) }
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cache.path).count, 2,
                        "only the covers just handed out by this cache are left")
+    }
+
+    /// Covers planted in an art folder others can write to would be advertised as ours: such a folder, a link
+    /// in its place or another user's folder is not used (embedded covers are then not shown).
+    func testAnArtFolderThatIsNotOursAloneIsNotUsed() throws {
+        let top = try TemporaryDirectory(prefix: "art")
+        let cover = CoverImage(data: ImageHeaders.png(width: 300, height: 300), mimeType: "image/png")
+        let shared = top.url.appendingPathComponent("shared")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+        XCTAssertEqual(chmod(shared.path, 0o777), 0)
+        let elsewhere = top.url.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: false)
+        let linked = top.url.appendingPathComponent("linked")
+        try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: elsewhere)
+        var refused = [shared, linked]
+        if geteuid() == 0 {
+            let foreign = top.url.appendingPathComponent("foreign")
+            try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: false)
+            XCTAssertEqual(chown(foreign.path, 65534, 65534), 0)
+            refused.append(foreign)
+        }
+        for folder in refused {
+            XCTAssertNil(ArtworkCache(directory: folder).artURL(trackURI: "file:///x/a.flac", embedded: cover), folder.path)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared.path), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path), [])
+
+        let loose = top.url.appendingPathComponent("loose")
+        try FileManager.default.createDirectory(at: loose, withIntermediateDirectories: false)
+        XCTAssertEqual(chmod(loose.path, 0o755), 0)
+        XCTAssertNotNil(ArtworkCache(directory: loose).artURL(trackURI: "file:///x/a.flac", embedded: cover))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: loose.path)[.posixPermissions] as? Int, 0o700,
+                       "ours and readable by others: made private")
     }
 
     /// A PNG header announcing `width` pixels, padded to `bytes`.

@@ -47,6 +47,35 @@ final class CompactQueueTests: PlayerTestCase {
         XCTAssertNil(player.track(ids[0])?.tags.coverImage, "cover bytes stay with one track only")
     }
 
+    /// Covers are compared by digest (TAG messages repeat the whole cover), and the digest names the art
+    /// cache's files, so it is the same in every run.
+    func testACoversDigestIsStableAndTellsCoversApart() {
+        let bytes = (0..<1_003).map { UInt8(truncatingIfNeeded: $0 &* 7) }  // 125 words and a tail of 3
+        let cover = CoverImage(data: bytes, mimeType: "image/png")
+        XCTAssertEqual(cover.digest, 0x3f6c_f852_9541_7bf3, "as a Python rendering of the same steps gives")
+        XCTAssertEqual(cover, CoverImage(data: Array(bytes), mimeType: "image/png"), "equal bytes in other storage")
+        var changed = bytes
+        changed[500] ^= 1
+        XCTAssertNotEqual(cover, CoverImage(data: changed, mimeType: "image/png"))
+        XCTAssertNotEqual(cover, CoverImage(data: bytes + [0], mimeType: "image/png"), "a byte in the tail")
+        XCTAssertNotEqual(cover, CoverImage(data: bytes, mimeType: "image/jpeg"))
+    }
+
+    /// Once its track stops being current no one reads a cover's bytes, and a 15 MB one stayed resident.
+    func testACoverIsDroppedWhenItsTrackIsNoLongerCurrent() {
+        let ids = startPlaying(3)
+        var tags = TrackTags()
+        tags.coverImage = CoverImage(data: [0xFF, 0xD8, 1], mimeType: "image/jpeg")
+        player.updateTags(ids[0], tags)
+        player.next()
+        XCTAssertEqual(player.currentTrackID, ids[1])
+        XCTAssertNil(player.track(ids[0])?.tags.coverImage)
+        player.updateTags(ids[1], tags)
+        player.clear()
+        player.add([uri(1)])
+        XCTAssertNil(player.currentTrack?.tags.coverImage, "nothing left of the cleared queue's cover")
+    }
+
     func testRemovingManyAtOnceKeepsOrderAndAnnouncesEach() {
         let ids = startPlaying(6)
         _ = recorder.drain()

@@ -47,6 +47,8 @@ final class DebianPackageTests: XCTestCase {
                      "./usr/share/man/man1/quaver-snapcast-plugin.1.gz", "./usr/lib/systemd/user/quaverd.service",
                      "./usr/share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                      "./usr/share/applications/quaver.desktop", "./usr/share/bash-completion/completions/quaver",
+                     "./usr/share/applications/org.quaver.Quaver.desktop",
+                     "./usr/share/gnome-shell/search-providers/org.quaver.Quaver.search-provider.ini",
                      "./usr/share/zsh/vendor-completions/_quaver", "./usr/share/fish/vendor_completions.d/quaver.fish",
                      "./usr/share/man/man1/quaver.1.gz", "./usr/share/man/man1/quaverd.1.gz",
                      "./usr/share/doc/quaver/copyright", "./usr/share/doc/quaver/config.example.toml"] {

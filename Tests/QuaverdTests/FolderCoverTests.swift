@@ -92,10 +92,10 @@ final class FolderCoverTests: XCTestCase {
 final class ArtCacheTests: XCTestCase {
     func testALinkAtTheCoversOldTemporaryNameIsNotWrittenThrough() throws {
         let fixtures = try Fixtures.shared()
+        let name = try Self.artName(of: fixtures.flac)
         let daemon = try RunningDaemon()
         let victim = daemon.home.url.appendingPathComponent("victim")
         try Data("precious\n".utf8).write(to: victim)
-        let name = Self.contentName(of: fixtures.coverBytes) + ".png"
         try FileManager.default.createDirectory(at: daemon.artDirectory, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: daemon.artDirectory.appendingPathComponent(".\(name).\(daemon.process.pid).tmp").path,
@@ -109,9 +109,14 @@ final class ArtCacheTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: art.path)[.type] as? FileAttributeType, .typeRegular)
     }
 
-    /// The art cache's file name for a cover: 64-bit FNV-1a of its bytes and their count, as quaverd names it.
-    private static func contentName(of bytes: [UInt8]) -> String {
-        let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        return String(format: "%016llx-%llx", hash, UInt64(bytes.count))
+    /// The name quaverd gives the embedded cover of `track` in its art cache, learnt from a daemon of its own.
+    private static func artName(of track: URL) throws -> String {
+        let daemon = try RunningDaemon([track.path])
+        var url: String?
+        daemon.waitUntil("the cover advertised") {
+            url = daemon.metadata["mpris:artUrl"]?.stringValue
+            return url != nil
+        }
+        return try XCTUnwrap(url.flatMap(URL.init(string:))?.lastPathComponent)
     }
 }

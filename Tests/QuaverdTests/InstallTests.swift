@@ -22,6 +22,8 @@ final class InstallTests: XCTestCase {
                         "libexec/quaver/swift-backtrace", "share/systemd/user/quaverd.service",
                         "share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                         "share/applications/quaver.desktop", "share/bash-completion/completions/quaver",
+                        "share/applications/org.quaver.Quaver.desktop",
+                        "share/gnome-shell/search-providers/org.quaver.Quaver.search-provider.ini",
                         "share/zsh/site-functions/_quaver", "share/fish/vendor_completions.d/quaver.fish",
                         "share/man/man1/quaver.1", "share/man/man1/quaverd.1", "share/doc/quaver/config.example.toml"]
         for file in expected {

@@ -48,4 +48,17 @@ final class ServiceFilesTests: XCTestCase {
             .contains { ($0 as? String).map { ($0 as NSString).lastPathComponent.hasPrefix(icon + ".") } == true }
         XCTAssertEqual(found, true, "\(icon) is not in /usr/share/icons/Adwaita")
     }
+
+    /// The search provider's entry: valid, and shown (GNOME Shell lists no provider whose entry is hidden).
+    func testTheSearchProviderEntryValidatesAndIsShownInGNOME() throws {
+        let entry = prefix.path + "/share/applications/org.quaver.Quaver.desktop"
+        let result = try ChildProcess.run("/usr/bin/desktop-file-validate", [entry], timeout: 60)
+        XCTAssertEqual(result.stdout + result.stderr, "")
+        let text = try String(contentsOfFile: entry, encoding: .utf8)
+        XCTAssertTrue(text.contains("\nExec=\(prefix.path)/bin/quaver play\n"), text)
+        XCTAssertFalse(text.contains("NoDisplay=true"))
+        let provider = try String(contentsOfFile: prefix.path
+            + "/share/gnome-shell/search-providers/org.quaver.Quaver.search-provider.ini", encoding: .utf8)
+        XCTAssertTrue(provider.contains("\nDesktopId=org.quaver.Quaver.desktop\n"), provider)
+    }
 }

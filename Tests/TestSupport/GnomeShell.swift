@@ -37,11 +37,14 @@ public final class GnomeShell {
     /// Starts the shell and waits until it has finished starting up (`timeout` seconds at most: 1–2 s on
     /// an idle machine, over 15 s while other builds load it). `canLock`: a stand-in for GDM answers on the
     /// system bus first, which the shell asks at start before it makes its screen shield.
-    public init(timeout: Double = 60, canLock: Bool = false) throws {
+    /// `dataFiles` (text by path under a data folder first in `$XDG_DATA_DIRS`, where `make install` puts them
+    /// under /usr/share) are in place before the shell starts: search providers (which the shell reads from the
+    /// system's data folders only, once, at start) and desktop entries.
+    public init(timeout: Double = 60, canLock: Bool = false, dataFiles: [String: String] = [:]) throws {
         systemBus = try PrivateBus()
         sessionBus = try PrivateBus()
         home = try TemporaryDirectory(prefix: "gnome-shell")
-        try Self.prepare(home.url)
+        try Self.prepare(home.url, dataFiles: dataFiles)
         if canLock { displayManager = try Self.startDisplayManager(on: systemBus, logDirectory: home.url) }
         shell = try ChildProcess("gnome-shell", ["--wayland", "--headless", "--no-x11", "--virtual-monitor", "1280x800"],
                                  environment: Self.environment(home: home.url, session: sessionBus, system: systemBus),
@@ -211,8 +214,8 @@ public final class GnomeShell {
 
     /// The folders, the unsafe-mode extension, the settings (keyfile backend) and a PulseAudio client
     /// configuration that never spawns a sound server (the shell's volume control would try).
-    private static func prepare(_ home: URL) throws {
-        let files = [
+    private static func prepare(_ home: URL, dataFiles: [String: String]) throws {
+        var files = [
             "data/gnome-shell/extensions/\(extensionUUID)/metadata.json": """
                 {"uuid": "\(extensionUUID)", "name": "Quaver tests: unsafe mode",
                  "description": "Lets the tests call org.gnome.Shell.Eval", "shell-version": ["43"]}
@@ -235,6 +238,7 @@ public final class GnomeShell {
                 """,
             "config/pulse/client.conf": "autospawn = no\n",
         ]
+        for (path, text) in dataFiles { files["system-data/" + path] = text }
         for (path, text) in files {
             let url = home.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -253,6 +257,8 @@ public final class GnomeShell {
         for key in ["WAYLAND_DISPLAY", "DISPLAY", "PULSE_SERVER"] { environment[key] = nil }
         environment["HOME"] = home.path
         environment["XDG_RUNTIME_DIR"] = home.appendingPathComponent("runtime").path
+        let systemData = ProcessInfo.processInfo.environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share"
+        environment["XDG_DATA_DIRS"] = home.appendingPathComponent("system-data").path + ":" + systemData
         for (key, folder) in [("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache"),
                               ("XDG_STATE_HOME", "state")] {
             environment[key] = home.appendingPathComponent(folder).path

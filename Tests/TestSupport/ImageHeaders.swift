@@ -15,9 +15,13 @@ public enum ImageHeaders {
         return [0xFF, 0xD8] + app1 + sof0 + [0xFF, 0xD9]
     }
 
-    /// The GIF89a signature and a logical screen of `width` × `height`.
-    public static func gif(width: Int, height: Int) -> [UInt8] {
-        Array("GIF89a".utf8) + le(width, 2) + le(height, 2) + [0, 0, 0, 0x3B]
+    /// The GIF89a signature, a logical screen of `width` × `height` with a two-colour table, a comment
+    /// extension, and a first frame of `frameWidth` × `frameHeight` (the screen's size unless given).
+    public static func gif(width: Int, height: Int, frameWidth: Int? = nil, frameHeight: Int? = nil) -> [UInt8] {
+        let comment: [UInt8] = [0x21, 0xFE, 5] + Array("hello".utf8) + [0]
+        let frame = [0x2C] + le(0, 2) + le(0, 2) + le(frameWidth ?? width, 2) + le(frameHeight ?? height, 2) + [0]
+        return Array("GIF89a".utf8) + le(width, 2) + le(height, 2) + [0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+            + comment + frame + [2, 2, 0x44, 0x01, 0, 0x3B]
     }
 
     /// A RIFF/WEBP file whose first chunk is a lossless `VP8L` header.

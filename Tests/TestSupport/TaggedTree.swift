@@ -21,21 +21,21 @@ public enum TaggedTree {
         }
     }
 
-    /// Writes `files` under `root`, making folders as needed.
-    public static func write(_ files: [File], under root: URL) throws {
+    /// Writes `files` under `root`, making folders as needed; each is a tone of `seconds`.
+    public static func write(_ files: [File], under root: URL, seconds: Double = 1) throws {
         var list: [[String: Any]] = []
         for file in files {
             let target = root.appendingPathComponent(file.path)
             try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try? FileManager.default.removeItem(at: target)
-            try FileManager.default.copyItem(at: try template(target.pathExtension.lowercased()), to: target)
+            try FileManager.default.copyItem(at: try template(target.pathExtension.lowercased(), seconds: seconds), to: target)
             list.append(["path": target.path, "tags": file.tags])
         }
         let listFile = try TemporaryDirectory(prefix: "tag-list")
         let json = listFile.url.appendingPathComponent("list.json")
         try JSONSerialization.data(withJSONObject: list).write(to: json)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("tag_files.py")
-        let result = try ChildProcess.run("/usr/bin/python3", [script.path, json.path], timeout: 120)
+        let result = try ChildProcess.run("/usr/bin/python3", [script.path, json.path], timeout: 120 + Double(files.count) / 100)
         guard result.status == 0 else { throw TestHarnessError("tag_files.py failed: \(result.stderr)") }
     }
 
@@ -43,11 +43,12 @@ public enum TaggedTree {
     nonisolated(unsafe) private static var templates: [String: URL] = [:]
     nonisolated(unsafe) private static var folder: TemporaryDirectory?
 
-    /// The untagged 1 s file of `format`, made on first use.
-    public static func template(_ format: String) throws -> URL {
+    /// The untagged file of `format`, a tone of `seconds`, made on first use.
+    public static func template(_ format: String, seconds: Double = 1) throws -> URL {
         lock.lock()
         defer { lock.unlock() }
-        if let made = templates[format] { return made }
+        let key = "\(seconds)s.\(format)"
+        if let made = templates[key] { return made }
         let directory = try folder ?? TemporaryDirectory(prefix: "tagged-templates")
         if folder == nil {
             // A static is never released, so its folder goes at exit (as the Fixtures' does).
@@ -55,17 +56,18 @@ public enum TaggedTree {
             atexit { if let path = templatesToRemoveAtExit { try? FileManager.default.removeItem(atPath: path) } }
         }
         folder = directory
-        let wav = directory.url.appendingPathComponent("source.wav")
+        let wav = directory.url.appendingPathComponent("source-\(seconds)s.wav")
         if !FileManager.default.fileExists(atPath: wav.path) {
-            try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "1", "sine", "440", "vol", "0.3"])
+            try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", wav.path, "synth", "\(seconds)", "sine",
+                                     "440", "vol", "0.3"])
         }
-        let target = directory.url.appendingPathComponent("tone.\(format)")
-        try encode(wav, to: target, format)
-        templates[format] = target
+        let target = directory.url.appendingPathComponent("tone-\(key)")
+        try encode(wav, to: target, format, seconds: seconds)
+        templates[key] = target
         return target
     }
 
-    private static func encode(_ wav: URL, to target: URL, _ format: String) throws {
+    private static func encode(_ wav: URL, to target: URL, _ format: String, seconds: Double) throws {
         switch format {
         case "wav": try FileManager.default.copyItem(at: wav, to: target)
         case "flac": try Fixtures.run("flac", ["-s", "-f", "-o", target.path, wav.path])
@@ -78,7 +80,7 @@ public enum TaggedTree {
                                                 "filesink", "location=\(target.path)"])
         case "m4a":
             // MP3 audio in an MP4 file: no AAC encoder is packaged here, and the tags are what is tested.
-            let mp3 = try template("mp3")
+            let mp3 = try template("mp3", seconds: seconds)
             try Fixtures.run("gst-launch-1.0", ["-q", "filesrc", "location=\(mp3.path)", "!", "mpegaudioparse", "!",
                                                 "mp4mux", "!", "filesink", "location=\(target.path)"])
         default: throw TestHarnessError("no template for .\(format)")

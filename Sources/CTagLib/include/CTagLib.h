@@ -26,6 +26,14 @@ typedef struct {
 /// throws (C++ exceptions stop here).
 int quaver_taglib_read(const char *path, quaver_tag_value_callback on_value, void *context, quaver_tag_info *info);
 
+/// Called once with the embedded picture's bytes and its MIME type as the tag gives it (may be empty); valid
+/// only during the call.
+typedef void (*quaver_cover_callback)(const unsigned char *data, unsigned int size, const char *mime_type, void *context);
+
+/// Reads the front cover embedded in the file at `path` (or its first picture): FLAC and Ogg pictures, ID3v2
+/// APIC (MP3, WAV), MP4 `covr`, APE "Cover Art (Front)" (WavPack). Returns 1 when one was passed to `on_cover`.
+int quaver_taglib_read_cover(const char *path, quaver_cover_callback on_cover, void *context);
+
 #ifdef __cplusplus
 }
 #endif
