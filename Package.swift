@@ -132,14 +132,20 @@ let package = Package(
         .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["ControlAPI", "DBus", "EventLoop", "CoverArt", "QuaverClient"],
                           swiftSettings: v5),
 
+        // The benchmarks behind scripts/bench, outside the product's Sources/.
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport", "QuaverClient",
+                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestRigs", "QuaverClient",
                                          "Library",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: v5),
+                          path: "Benchmarks/quaver-bench", swiftSettings: v5),
 
-        .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
+        // The real programs tests and benchmarks run beside quaverd: private buses, sound servers, web servers,
+        // desktops, snapserver, media fixtures.
+        .target(name: "TestRigs", dependencies: ["EventLoop", "DBus"], path: "Tests/TestRigs",
                 exclude: ["test_servers.py", "tag_files.py"],
+                swiftSettings: v5),
+        // What only tests use (the fake engine, fake desktop services), with TestRigs.
+        .target(name: "TestSupport", dependencies: ["TestRigs", "EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
         // Reads docs/ARCHITECTURE.md and Package.swift: the map of modules held to the code.

@@ -2,7 +2,7 @@ import ArgumentParser
 import DBus
 import Foundation
 import QuaverClient
-import TestSupport
+import TestRigs
 
 /// What ReplayGain costs while playing: two quaverd, one with `replaygain = "off"` (the floor) and one with
 /// "auto" (rgvolume in the filter, the album-run check in the core), each on its own bus, play the same

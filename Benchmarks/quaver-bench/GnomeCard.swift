@@ -4,10 +4,10 @@ import DBus
 import EventLoop
 import Foundation
 import QuaverClient
-import TestSupport
+import TestRigs
 
 /// How long a GNOME desktop user waits, after quaverd starts, for the media card to show the track as it is:
-/// title, artist and the cover image loaded. GNOME Shell 43 runs headless (TestSupport's GnomeShell) with
+/// title, artist and the cover image loaded. GNOME Shell 43 runs headless (TestRigs' GnomeShell) with
 /// the date menu open; the card is read through Eval every 5 ms.
 struct GnomeCard: ParsableCommand {
     static let configuration = CommandConfiguration(

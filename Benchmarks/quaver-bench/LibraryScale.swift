@@ -5,7 +5,7 @@ import EventLoop
 import Foundation
 import Library
 import QuaverClient
-import TestSupport
+import TestRigs
 
 /// The music library at scale: a generated tree of small tagged files in seven formats indexed by the real
 /// quaverd (files/s, the longest wait of a client polling Get(PlaybackStatus) meanwhile, RSS while and after),

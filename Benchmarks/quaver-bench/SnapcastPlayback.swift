@@ -4,7 +4,7 @@ import DBus
 import EventLoop
 import Foundation
 import QuaverClient
-import TestSupport
+import TestRigs
 
 /// Multi-room playback through Snapcast, on 127.0.0.1:
 ///

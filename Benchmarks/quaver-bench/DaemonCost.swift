@@ -5,7 +5,7 @@ import EventLoop
 import Foundation
 import QuaverClient
 import StateStore
-import TestSupport
+import TestRigs
 
 /// What the real quaverd costs the machine, each against its floor from the same run:
 ///
@@ -259,7 +259,7 @@ func tone(_ format: String, seconds: Int, in directory: URL) throws -> String {
     return target
 }
 
-/// The fixtures' gapless sweep (TestSupport's `Fixtures`, whose generator cannot run here: Foundation's
+/// The fixtures' gapless sweep (TestRigs' `Fixtures`, whose generator cannot run here: Foundation's
 /// Process never sees its tools exit while pulseaudio is our child), split at the same odd frame.
 private struct Sweep {
     let whole: URL
