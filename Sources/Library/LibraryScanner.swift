@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import TagLib
 
-/// Keeps the index in step with the music folders, on a serial queue of its own with its own connection:
+/// Keeps the index in step with the music folders, on a thread of its own (ScanThread) with its own connection:
 /// the loop thread never waits for a scan (it only receives `Progress` and `changed` through the closures,
 /// which are called on the scanner's queue and post to the loop themselves).
 ///
@@ -26,13 +26,14 @@ public final class LibraryScanner {
 
     static let batchSize = 256
 
-    private let queue = DispatchQueue(label: "quaver.library.scanner")
+    private let queue = ScanThread()
     private let index: LibraryIndex
     private let folders: [[UInt8]]
     private let note: (String) -> Void
     private let reportProgress: (Progress) -> Void
     private let reportChange: () -> Void
     private var connection: IndexConnection?
+    private var indexIsReadOnly = false
     private var progress = Progress()
     private var lastProgressReport = Date.distantPast
 
@@ -69,7 +70,7 @@ public final class LibraryScanner {
     }
 
     /// Waits until everything asked of the scanner so far is done (for tests and shutdown).
-    public func waitUntilIdle() { queue.sync {} }
+    public func waitUntilIdle() { queue.sync() }
 
     /// Ends the work under way at its next batch and skips what is queued, so that quaverd stops at once
     /// in the middle of a long first scan; what was committed stays, and the next start goes on from there.
@@ -85,9 +86,15 @@ public final class LibraryScanner {
 
     private func openedConnection() -> IndexConnection? {
         if let connection { return connection }
+        guard !indexIsReadOnly else { return nil }  // said once, at the first open
         do {
             let opened = try index.openForWriting(note: note)
-            connection = opened.isReadOnly ? nil : opened
+            guard !opened.isReadOnly else {
+                indexIsReadOnly = true
+                report(counting: opened)  // searched as it is: its size is still signalled
+                return nil
+            }
+            connection = opened
             return connection
         } catch {
             note("the library index \(index.path) cannot be opened (\(error)): the library is not updated")

@@ -7,6 +7,11 @@ final class LibrarySearchTests: XCTestCase {
     /// One library for the whole class: the searches only read it.
     private static var shared: ScannedLibrary?
 
+    override class func tearDown() {
+        shared?.scanner.waitUntilIdle()
+        shared = nil
+    }
+
     private func library() throws -> ScannedLibrary {
         if let shared = Self.shared { return shared }
         let library = try ScannedLibrary()

@@ -24,6 +24,9 @@ final class LiveUpdateTests: XCTestCase {
     override func tearDown() {
         watch?.stop()
         library?.scanner.waitUntilIdle()
+        // XCTest keeps test case objects until the process ends: their folders go now.
+        watch = nil
+        library = nil
     }
 
     func testAFileAddedChangedRenamedAndRemovedShows() throws {
