@@ -15,7 +15,6 @@ import GStreamerEngine
 import Library
 import ListeningHistory
 import Scrobbling
-import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
@@ -46,7 +45,10 @@ final class Daemon {
 
     /// Runs until Quit, SIGTERM/SIGINT or the loss of the bus; returns the exit status.
     func run() -> Int32 {
-        makeFoldersPrivate()
+        // Once, at start: the umask covers what is created from now on.
+        let folders = BaseDirectory.makeQuaverFoldersPrivate()
+        folders.changed.forEach { log.notice("\($0)") }
+        folders.refused.forEach { log.warning("\($0)") }
         do {
             let connection = try options.busAddress.map { try Connection(address: $0) } ?? Connection.session()
             // One owner at a time: a second daemon says so on one line and exits 1 (ConnectionError.nameTaken).
@@ -136,47 +138,25 @@ final class Daemon {
                                   serverHint: "Start snapserver with the source \(source) in snapserver.conf")
     }
 
-    /// The cache, state and data folders (the data one holds saved playlists, whose URLs may carry passwords),
-    /// once, at start (the umask covers what is created from now on). The
-    /// config folder is the user's own, where the daemon writes nothing: it is left as it is.
-    private func makeFoldersPrivate() {
-        for base in [BaseDirectory.cache, .state, .data] {
-            do {
-                if let tightened = try base.makeQuaverFolderPrivate() { log.notice("\(tightened)") }
-            } catch {
-                log.warning("\(error)")
-            }
-        }
-    }
-
-    /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media` ([network] cache-size-mb,
-    /// 0 turns it off), and the retry settings for every network source.
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
     }
 
+    /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media`, and the network sources' retries.
     private func networkOptions() -> GStreamerEngine.NetworkOptions {
         let network = settings.network
-        var cache: MediaCache?
-        if network.cacheSizeMB > 0 {
-            do {
-                let folder = try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true)
-                cache = try MediaCache(directory: folder, capacityBytes: UInt64(network.cacheSizeMB) << 20)
-            } catch {
-                log.error("network tracks will not be cached: \(error)")
-            }
-        }
-        return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds,
-                     proxy: network.proxy.isEmpty ? nil : network.proxy)
+        return .with(cacheSizeMB: network.cacheSizeMB,
+                     in: { try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true) },
+                     retries: network.retries, connectTimeout: network.connectTimeoutSeconds, proxy: network.proxy, log: log)
     }
 
-    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
-    /// Lines from the scanner's threads are logged on the loop.
     private var musicFolders: [String] {
         MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
     }
 
+    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
+    /// Lines from the scanner's threads are logged on the loop.
     private func makeLibrary() -> MusicLibrary? {
         let folders = musicFolders
         guard !folders.isEmpty else {
