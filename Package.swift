@@ -58,6 +58,8 @@ let package = Package(
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
         .target(name: "PlayerCore", swiftSettings: v5),
+        // A WAV's chunk layout checked before GStreamer's wavparse reads it (it aborts on some). Pure Swift.
+        .target(name: "RIFFLayout", swiftSettings: v5),
         // The control API: bus name, paths, interface names, LoopStatus spellings (and the core loop modes they
         // name), path → file:// URI. Pure Swift.
         .target(name: "ControlAPI", dependencies: ["PlayerCore"], swiftSettings: v5),
@@ -70,7 +72,7 @@ let package = Package(
                 dependencies: ["TerminalText", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "GStreamerEngine",
-                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText",
+                dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText", "RIFFLayout",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library", "PlaylistStore",
@@ -148,6 +150,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["TestRigs", "EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
+        .testTarget(name: "RIFFLayoutTests", dependencies: ["RIFFLayout"], swiftSettings: v5),
         // Reads docs/ARCHITECTURE.md and Package.swift: the map of modules held to the code.
         .testTarget(name: "ArchitectureTests", swiftSettings: v5),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"], swiftSettings: v5),

@@ -42,7 +42,8 @@ final class NextItemCheck: Sendable {
                 checksUnderWay.withLock { $0 -= 1 }
                 ended()
             }
-            guard newest.withLock({ $0 == item }), let before = FileIdentity(fileURI: item.uri) else { return }
+            guard newest.withLock({ $0 == item }), let before = FileIdentity(fileURI: item.uri),
+                  WAVGuard.refusal(fileURI: item.uri) == nil else { return }
             guard PrerollProbe.read(item.uri, timeout: timeout) != nil, FileIdentity(fileURI: item.uri) == before,
                   newest.withLock({ $0 == item }) else { return }
             passed(item, before)

@@ -32,7 +32,7 @@ final class PromptReader: Sendable {
         guard started else { return nil }
         let handoff = Handoff()
         queue.async { [self] in
-            let result = PrerollProbe.read(uri, timeout: timeout).map(convert)
+            let result = WAVGuard.refusal(fileURI: uri) == nil ? PrerollProbe.read(uri, timeout: timeout).map(convert) : nil
             reading.withLock { $0 = false }
             if !handoff.finish(result), let result { late(result) }
         }

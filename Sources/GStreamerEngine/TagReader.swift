@@ -94,6 +94,10 @@ public final class TagReader {
         head += 1
         compactIfDrained()
         inFlight = item
+        guard WAVGuard.refusal(fileURI: item.uri) == nil else {
+            EventLoop.main.post { [weak self] in self?.discovered(item, nil) }
+            return
+        }
         // The result is turned into TrackTags on the discoverer thread; the loop only hands it on.
         discoverer.discover(item.uri) { [weak self] media in
             let read = media.map { Self.tags($0, includingImage: false) }

@@ -97,7 +97,7 @@ public final class RemoteDownload: @unchecked Sendable {
     /// goes straight to its byte estimate (time × bitrate): we open a Range request there and it
     /// reads one 64 KiB chunk, 2 s at 256 kbit/s. A nearer target, or any ACCURATE seek, is reached
     /// by parsing every byte from that frame on: going on with the linear download is then optimal.
-    static let nearAhead: UInt64 = 16 * 1024
+    public static let nearAhead: UInt64 = 16 * 1024
 
     public init(url: String, cache: MediaCache, options: DownloadOptions,
                 report: @escaping (RemoteDownload, RemoteDownloadEvent) -> Void) {

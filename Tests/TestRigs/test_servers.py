@@ -33,13 +33,18 @@ import urllib.parse
 FILE_LENGTH = 200_000
 REAL = bytes(i % 251 for i in range(FILE_LENGTH))
 HUGE_LENGTH = 10 * 10**9
-# A WAV header (192 kHz, 32-bit stereo: 1.5 MB a second) whose data chunk has size 0: the rest of the file
-# (wavparse 1.22 reads on past a sized chunk and asserts on the garbage it finds there, gstwavparse.c:763).
+# A WAV header (192 kHz, 32-bit stereo: 1.5 MB a second) whose data chunk has size 0: the rest of the file.
 # Byte i of /huge past it is i % 251, like REAL: noise that plays.
-WAV_HEAD = (b"RIFF" + (0xFFFFFFFF).to_bytes(4, "little") + b"WAVEfmt " + (16).to_bytes(4, "little")
-            + (1).to_bytes(2, "little") + (2).to_bytes(2, "little") + (192000).to_bytes(4, "little")
-            + (192000 * 8).to_bytes(4, "little") + (8).to_bytes(2, "little") + (32).to_bytes(2, "little")
-            + b"data" + (0).to_bytes(4, "little"))
+WAV_FMT = (b"RIFF" + (0xFFFFFFFF).to_bytes(4, "little") + b"WAVEfmt " + (16).to_bytes(4, "little")
+           + (1).to_bytes(2, "little") + (2).to_bytes(2, "little") + (192000).to_bytes(4, "little")
+           + (192000 * 8).to_bytes(4, "little") + (8).to_bytes(2, "little") + (32).to_bytes(2, "little"))
+WAV_HEAD = WAV_FMT + b"data" + (0).to_bytes(4, "little")
+# /huge-sized: the same with a data chunk of 1 s (1 536 000 bytes). wavparse 1.22 reads on past it in pull
+# mode: the noise there reads as a chunk 'af b0 b1 b2' of 0xb6b5b4b3 bytes, more than it can skip with
+# 10 GB behind it, and it aborted the daemon (gstwavparse.c:763, g_assert (size < MAX_CHUNK_SIZE)).
+WAV_SIZED_HEAD = WAV_FMT + b"data" + (192000 * 8).to_bytes(4, "little")
+# /huge-tagged: the same behind an ID3v2.3 tag of 1 MiB (id3demux hands wavparse the rest).
+ID3_MIB = b"ID3\x03\x00\x00" + bytes([0, 64, 0, 0]) + bytes(1 << 20)
 PATTERN = bytes(i % 251 for i in range(251 * 1024))
 
 
@@ -87,6 +92,17 @@ class Hostile(socketserver.StreamRequestHandler):
 
     def answer_huge(self, path, headers):
         """A 10 GB WAV with Range support, made as it is sent (as fast as the client reads)."""
+        self.send_huge(WAV_HEAD, headers)
+
+    def answer_huge_sized(self, path, headers):
+        """The 10 GB WAV with a sized data chunk and noise after it: wavparse's abort."""
+        self.send_huge(WAV_SIZED_HEAD, headers)
+
+    def answer_huge_tagged(self, path, headers):
+        """/huge-sized behind a 1 MiB ID3v2 tag."""
+        self.send_huge(ID3_MIB + WAV_SIZED_HEAD, headers)
+
+    def send_huge(self, wav_head, headers):
         ranged = headers.get("range", "")
         start, end = 0, HUGE_LENGTH
         if ranged.startswith("bytes="):
@@ -98,9 +114,9 @@ class Hostile(socketserver.StreamRequestHandler):
             self.send(head("HTTP/1.1 200 OK", [("Content-Length", HUGE_LENGTH), ("Connection", "close"),
                            ("Content-Type", "audio/x-wav"), ("Accept-Ranges", "bytes")]))
         offset = start
-        if offset < len(WAV_HEAD):
-            self.send(WAV_HEAD[offset:])
-            offset = len(WAV_HEAD)
+        if offset < len(wav_head):
+            self.send(wav_head[offset:end])
+            offset = len(wav_head)
         while offset < end:
             piece = PATTERN[offset % 251:][: min(end - offset, 200 * 1024)]
             self.send(piece)

@@ -1,6 +1,9 @@
+import Foundation
 import GStreamer
 import PlayerCore
 import RemoteMedia
+import RIFFLayout
+import Synchronization
 
 /// What a remote file tells the engine; sent from its download thread (the engine posts it to the loop).
 enum RemoteFileEvent: Equatable {
@@ -15,15 +18,21 @@ enum RemoteFileEvent: Equatable {
 }
 
 /// A cached remote file as playbin reads it: a RemoteMedia download served to an `appsrc` in random-access
-/// mode (`appsrc://` + `source-setup`).
+/// mode (`appsrc://` + `source-setup`). It is ready only once its WAV layout is checked (RIFFLayout): a
+/// file that would make wavparse abort the daemon fails instead (docs/platform.md, "wavparse aborts").
 final class RemoteFile {
     private let download: RemoteDownload
+    private let layoutChecked = Mutex(false)
 
     init(url: String, cache: MediaCache, options: DownloadOptions, report: @escaping (RemoteFile, RemoteFileEvent) -> Void) {
         var owner: (() -> RemoteFile?) = { nil }
         download = RemoteDownload(url: url, cache: cache, options: options) { _, event in
             guard let file = owner() else { return }
-            report(file, RemoteFileEvent(event))
+            if case .ready(let size) = event {
+                file.checkLayout(size: size, report: report)
+            } else {
+                report(file, RemoteFileEvent(event))
+            }
         }
         owner = { [weak self] in self }
     }
@@ -32,7 +41,7 @@ final class RemoteFile {
 
     func start() { download.start() }
     func close() { download.close() }
-    var canServe: Bool { download.canServe }
+    var canServe: Bool { layoutChecked.withLock { $0 } && download.canServe }
     var isComplete: Bool { download.isComplete }
     func setDuration(_ duration: Duration) { download.setDuration(duration) }
 
@@ -44,6 +53,25 @@ final class RemoteFile {
                 needData: { [weak download] length in download?.needData(length) },
                 seekData: { [weak download] offset in download?.seekData(offset) ?? false }))
         }
+    }
+
+    /// Walks the chunk headers on a thread of its own (reading them may wait for the network), then reports
+    /// `ready`, or `failed` for a WAV that wavparse cannot read without aborting.
+    private func checkLayout(size: UInt64, report: @escaping (RemoteFile, RemoteFileEvent) -> Void) {
+        let thread = Thread { [self] in
+            let reader = ChunkHeaderReader(download)
+            download.attach(reader) { _ in }
+            if let hazard = WAVChunkCheck.hazard(length: size, read: { reader.read($0, $1, inOrder: $2) }) {
+                report(self, .failed(WAVGuard.error(hazard).kind, hazard.description))
+                return
+            }
+            // A read cut short by a failure or `close`: the download reports that itself.
+            guard download.canServe else { return }
+            layoutChecked.withLock { $0 = true }
+            report(self, .ready(size: size))
+        }
+        thread.name = "quaver-wav-check"
+        thread.start()
     }
 }
 

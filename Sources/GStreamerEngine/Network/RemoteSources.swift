@@ -35,8 +35,13 @@ extension GStreamerEngine {
     }
 
     /// Starts `item`: cacheable http(s) files first wait for their download's first answer (RemoteFile),
-    /// everything else goes to playbin as it is.
+    /// local files go to playbin once their WAV layout is checked (`WAVGuard`), the rest as they are.
     func begin(_ item: EngineItem) {
+        if let refusal = WAVGuard.refusal(fileURI: item.uri) {
+            handover.reset(loading: nil)
+            emit(.failed(item.id, refusal))
+            return
+        }
         guard let file = remoteFile(for: item) else {
             startPlaybin(item.uri)
             return
