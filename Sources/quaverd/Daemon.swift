@@ -131,11 +131,8 @@ final class Daemon {
         let requested = options.output ?? settings.audio.output
         guard requested == Configuration.Audio.snapcastOutput else { return SoundOutput.choose(requested, log: log) }
         let snapcast = settings.snapcast, format = snapcast.sampleFormat
-        let output = SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate, bits: format.bits,
-                                    channels: format.channels)
-        let source = "tcp://\(snapcast.host):\(snapcast.port)?name=Quaver&mode=server"
-        return SoundOutput.choose(output.sinkDescription, log: log,
-                                  serverHint: "Start snapserver with the source \(source) in snapserver.conf")
+        return SoundOutput.choose(SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate,
+                                                 bits: format.bits, channels: format.channels), log: log)
     }
 
     private func replayGain() -> ReplayGain {
@@ -213,13 +210,7 @@ final class Daemon {
     }
 
     private func enqueue(_ items: [String], into player: Player) {
-        var uris: [String] = []
-        let workingDirectory = FileManager.default.currentDirectoryPath
-        for (item, bytes) in zip(items, LocalPath.commandLineBytes(of: items)) {
-            let uri = FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory)
-            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(PublicText.url(item)): \(error)") }
-        }
-        player.add(uris)
+        player.add(OpenableURI.commandLine(items) { log.error("not queued: \($0)") })
         if options.play { player.play() }
     }
 
