@@ -36,7 +36,7 @@ struct Quaverd: ParsableCommand {
     func run() throws {
         let settings: Configuration
         do {
-            settings = try loadSettings()
+            settings = try Configuration.load(givenPath: configPath)
         } catch {
             // A refused file stops the daemon: running on defaults would hide the user's typo.
             FileHandle.standardError.write(Data("quaverd: \(error)\n".utf8))
@@ -64,15 +64,6 @@ struct Quaverd: ParsableCommand {
             }
             logger.log(level: level, "\(domain.isEmpty ? "GLib" : domain): \(message)")
         }
-    }
-
-    /// The file named by `--config` must exist; the standard one may be missing (all defaults).
-    private func loadSettings() throws -> Configuration {
-        guard let configPath else { return try Configuration.load(from: Configuration.standardURL()) }
-        guard FileManager.default.fileExists(atPath: configPath) else {
-            throw ValidationError("\(configPath): no such settings file (given with --config)")
-        }
-        return try Configuration.load(from: URL(fileURLWithPath: configPath))
     }
 }
 
