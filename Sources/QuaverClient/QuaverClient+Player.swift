@@ -78,6 +78,18 @@ extension QuaverClient {
         return (reply.first?.arrayValue ?? []).map { $0.dictionaryValue ?? [:] }
     }
 
+    /// A page of the playlists (`Alphabetical`, `CreationDate`, `ModifiedDate`, `LastPlayDate`), as (id, name).
+    public func playlists(from index: UInt32, count: UInt32, ordering: String = "Alphabetical",
+                          reversed: Bool = false) throws -> [(id: ObjectPath, name: String)] {
+        let reply = try call(ControlAPI.playlistsInterface, "GetPlaylists",
+                             [.uint32(index), .uint32(count), .string(ordering), .boolean(reversed)])
+        return (reply.first?.arrayValue ?? []).compactMap { entry in
+            guard let fields = entry.arrayValue, fields.count == 3, let id = fields[0].objectPathValue,
+                  let name = fields[1].stringValue else { return nil }
+            return (id, name)
+        }
+    }
+
     public func activatePlaylist(_ playlist: ObjectPath) throws {
         try call(ControlAPI.playlistsInterface, "ActivatePlaylist", [.objectPath(playlist)])
     }

@@ -1,45 +1,44 @@
 import ArgumentParser
-import ControlAPI
 import QuaverClient
 
 /// A command that is one MPRIS Player method without arguments.
 protocol PlayerMethodCommand: ParsableCommand {
-    static var method: String { get }
+    static var method: (QuaverClient) -> () throws -> Void { get }
     var options: ClientOptions { get }
 }
 
 extension PlayerMethodCommand {
-    func run() throws { try options.connect().call(ControlAPI.playerInterface, Self.method) }
+    func run() throws { try Self.method(options.connect())() }
 }
 
 struct Next: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Go to the next track.")
-    static let method = "Next"
+    static let method = QuaverClient.next
     @OptionGroup var options: ClientOptions
 }
 
 struct Previous: PlayerMethodCommand {
     static let configuration = CommandConfiguration(
         commandName: "prev", abstract: "Go to the previous track (or restart this one after 3 s).")
-    static let method = "Previous"
+    static let method = QuaverClient.previous
     @OptionGroup var options: ClientOptions
 }
 
 struct Pause: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Pause.")
-    static let method = "Pause"
+    static let method = QuaverClient.pause
     @OptionGroup var options: ClientOptions
 }
 
 struct Toggle: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Pause when playing, otherwise play.")
-    static let method = "PlayPause"
+    static let method = QuaverClient.playPause
     @OptionGroup var options: ClientOptions
 }
 
 struct Stop: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Stop; play starts the track from its beginning.")
-    static let method = "Stop"
+    static let method = QuaverClient.stop
     @OptionGroup var options: ClientOptions
 }
 

@@ -28,6 +28,23 @@ final class QuaverClientTests: XCTestCase {
         XCTAssertEqual(try client.queueLength(), 1)
         try client.setPosition(track: track, to: 40_000_000)
         daemon.waitUntil("the position at 40 s") { ((try? client.position) ?? 0) >= 40_000_000 }
+        XCTAssertFalse(try client.identity.isEmpty)
+        try client.quit()
+        daemon.waitUntil("quaverd's exit after Quit") { !daemon.process.isRunning }
+    }
+
+    /// A playlist saved through org.quaver.Quaver1 is listed and activated through MPRIS Playlists.
+    func testSavedPlaylistIsListedAndActivated() throws {
+        let tone = try Media.longTone()
+        let daemon = try RunningDaemon([Media.uri(tone)])
+        defer { daemon.process.stop() }
+        let client = QuaverClient(connection: daemon.client)
+        try client.savePlaylist("Evening")
+        try client.clearQueue()
+        let playlist = try XCTUnwrap(try client.playlists(from: 0, count: 10).first { $0.name == "Evening" })
+        try client.activatePlaylist(playlist.id)
+        daemon.waitUntil("the playlist playing") { (try? client.playbackStatus) == "Playing" }
+        XCTAssertEqual(try client.queueLength(), 1)
     }
 
     func testFollowedPlayerSeesChangesAndQuaverdLeaving() throws {
