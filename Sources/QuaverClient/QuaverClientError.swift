@@ -36,7 +36,7 @@ public enum QuaverClientError: Error, CustomStringConvertible {
     }
 
     /// The D-Bus error's own text (its message, or its name when it has none), as a program passes it on.
-    public var plainText: String {
+    var plainText: String {
         dbusError.map { $0.message.isEmpty ? $0.name : $0.message } ?? description
     }
 
