@@ -107,7 +107,7 @@ let package = Package(
                 dependencies: ["PlayerCore", "ControlAPI", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration", "PublicText",
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PulseAudio", "Configuration", "PublicText",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // Track-change notifications on the desktop (org.freedesktop.Notifications).
