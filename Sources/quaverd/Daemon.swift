@@ -135,6 +135,7 @@ final class Daemon {
                                                  bits: format.bits, channels: format.channels), log: log)
     }
 
+    /// `[playback] replaygain` and `replaygain-preamp-db`.
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
@@ -148,6 +149,7 @@ final class Daemon {
                      retries: network.retries, connectTimeout: network.connectTimeoutSeconds, proxy: network.proxy, log: log)
     }
 
+    /// `[library] folders` resolved: the library's folders, and those saved playlists are written relative to.
     private var musicFolders: [String] {
         MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
     }
