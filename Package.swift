@@ -10,8 +10,10 @@ import PackageDescription
 //   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
-//   adapters    MPRIS, DesktopEvents, DesktopNotifications, Session (and the file adapters below)
-//   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints)
+//   adapters    MPRIS, DesktopEvents, DesktopNotifications, Session (and the file adapters below);
+//               QuaverClient, quaverd as its clients see it
+//   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints),
+//               quaver-snapcast-plugin; quaver-bench (Benchmarks/), with the tests' TestRigs
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
