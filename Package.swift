@@ -10,8 +10,10 @@ import PackageDescription
 //   text        PublicText: credentials masked and lengths bounded in whatever the daemon shows (pure Swift)
 //   core        PlayerCore: queue and playback state machine, pure Swift
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
-//   adapters    MPRIS, DesktopEvents, DesktopNotifications, Session (and the file adapters below)
-//   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints)
+//   adapters    MPRIS, DesktopEvents, DesktopNotifications, Session (and the file adapters below);
+//               QuaverClient, quaverd as its clients see it
+//   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints),
+//               quaver-snapcast-plugin; quaver-bench (Benchmarks/), with the tests' TestRigs
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
@@ -106,13 +108,16 @@ let package = Package(
                 dependencies: ["PlayerCore", "ControlAPI", "StateStore", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "DesktopEvents",
-                dependencies: ["PlayerCore", "DBus", "EventLoop", "PulseAudio", "Configuration", "PublicText",
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PulseAudio", "Configuration", "PublicText",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // Track-change notifications on the desktop (org.freedesktop.Notifications).
         .target(name: "DesktopNotifications",
                 dependencies: ["PlayerCore", "DBus", "EventLoop", "PublicText", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
+
+        // quaverd as its clients see it: typed MPRIS and org.quaver.Quaver1 calls, properties and signals.
+        .target(name: "QuaverClient", dependencies: ["ControlAPI", "DBus"], swiftSettings: v5),
 
         // The programs' code, one module each: Sources/programs holds their entry points.
         // The daemon's module keeps the name quaverd: its log lines say [quaverd], as they always did.
@@ -124,12 +129,12 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/quaverd", swiftSettings: v5),
         .target(name: "QuaverCLI",
-                          dependencies: ["ControlAPI", "DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText", "PublicText",
+                          dependencies: ["ControlAPI", "DBus", "EventLoop", "Playlists", "QuaverVersion", "TerminalText", "PublicText", "QuaverClient",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Sources/quaver", swiftSettings: v5),
 
         // Snapcast's stream plugin for Quaver: JSON-RPC on stdin/stdout to snapserver, D-Bus to quaverd.
-        .target(name: "SnapcastPlugin", dependencies: ["ControlAPI", "DBus", "EventLoop", "CoverArt"],
+        .target(name: "SnapcastPlugin", dependencies: ["ControlAPI", "DBus", "EventLoop", "CoverArt", "QuaverClient"],
                 path: "Sources/quaver-snapcast-plugin", swiftSettings: v5),
 
         // The release ships one program, quaver, and links quaverd and quaver-snapcast-plugin to it: the name it
@@ -140,14 +145,20 @@ let package = Package(
         .executableTarget(name: "quaver-snapcast-plugin", dependencies: ["SnapcastPlugin"],
                           path: "Sources/programs/quaver-snapcast-plugin", swiftSettings: v5),
 
+        // The benchmarks behind scripts/bench, outside the product's Sources/.
         .executableTarget(name: "quaver-bench",
-                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestSupport",
+                          dependencies: ["ControlAPI", "DBus", "GStreamerEngine", "RemoteMedia", "PlayerCore", "EventLoop", "StateStore", "TestRigs", "QuaverClient",
                                          "Library",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: v5),
+                          path: "Benchmarks/quaver-bench", swiftSettings: v5),
 
-        .target(name: "TestSupport", dependencies: ["EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
+        // The real programs tests and benchmarks run beside quaverd: private buses, sound servers, web servers,
+        // desktops, snapserver, media fixtures.
+        .target(name: "TestRigs", dependencies: ["EventLoop", "DBus"], path: "Tests/TestRigs",
                 exclude: ["test_servers.py", "tag_files.py"],
+                swiftSettings: v5),
+        // What only tests use (the fake engine, fake desktop services), with TestRigs.
+        .target(name: "TestSupport", dependencies: ["TestRigs", "EventLoop", "PlayerCore", "DBus"], path: "Tests/TestSupport",
                 swiftSettings: v5),
         .testTarget(name: "PublicTextTests", dependencies: ["PublicText"], swiftSettings: v5),
         .testTarget(name: "RIFFLayoutTests", dependencies: ["RIFFLayout"], swiftSettings: v5),
@@ -162,7 +173,7 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText",
                                                  "CoverArt"],
                     swiftSettings: v5),
-        .testTarget(name: "QuaverdTests", dependencies: ["ControlAPI", "DBus", "EventLoop", "TestSupport", "ListeningHistory", "SQLite"], swiftSettings: v5),
+        .testTarget(name: "QuaverdTests", dependencies: ["ControlAPI", "DBus", "EventLoop", "TestSupport", "ListeningHistory", "SQLite", "QuaverClient"], swiftSettings: v5),
         .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],

@@ -15,6 +15,21 @@ extension BaseDirectory {
         }
     }
 
+    /// Quaver's cache, state and data folders made private (the data one holds saved playlists, whose URLs may
+    /// carry passwords), for a daemon at start: what was changed, and why a folder could not be.
+    /// The config folder is the user's own, where the daemon writes nothing: it is left as it is.
+    public static func makeQuaverFoldersPrivate() -> (changed: [Tightened], refused: [String]) {
+        var changed: [Tightened] = [], refused: [String] = []
+        for base in [BaseDirectory.cache, .state, .data] {
+            do {
+                if let change = try base.makeQuaverFolderPrivate() { changed.append(change) }
+            } catch {
+                refused.append("\(error)")
+            }
+        }
+        return (changed, refused)
+    }
+
     /// Sets Quaver's folder here to 0700 if it exists and group or others have any access; returns what it
     /// changed, nil when the folder is missing or already private. A symbolic link is left alone, and never
     /// followed: the mode is changed through a descriptor opened with O_NOFOLLOW. A folder that belongs to

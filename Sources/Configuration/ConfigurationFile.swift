@@ -26,6 +26,16 @@ extension Configuration {
         try BaseDirectory.config.quaverFolder(environment: environment).appendingPathComponent("config.toml")
     }
 
+    /// The settings a daemon starts with: those of the file named by `--config` (`givenPath`), which must exist, or
+    /// of the standard file, which may be missing (then all defaults).
+    public static func load(givenPath: String?) throws -> Configuration {
+        guard let givenPath else { return try load(from: standardURL()) }
+        guard FileManager.default.fileExists(atPath: givenPath) else {
+            throw ConfigurationError(file: givenPath, key: nil, line: nil, message: "no such settings file (given with --config)")
+        }
+        return try load(from: URL(fileURLWithPath: givenPath))
+    }
+
     /// The settings in the file at `url`; the defaults if there is no such file.
     public static func load(from url: URL) throws(ConfigurationError) -> Configuration {
         let data: Data

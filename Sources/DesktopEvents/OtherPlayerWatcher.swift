@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 
 /// Pauses when another MPRIS player starts playing (off by default).
@@ -19,8 +20,8 @@ public final class OtherPlayerWatcher {
     }
 
     public func start() throws {
-        let rule = MatchRule(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                             path: "/org/mpris/MediaPlayer2", arg0: "org.mpris.MediaPlayer2.Player")
+        let rule = MatchRule(interface: ControlAPI.propertiesInterface, member: "PropertiesChanged",
+                             path: ObjectPath(stringLiteral: ControlAPI.objectPath), arg0: ControlAPI.playerInterface)
         subscriptions.append(try bus.subscribe(rule: rule) { [weak self] signal in self?.changed(signal) })
         subscriptions.append(try bus.watchNameOwner(Self.playerctld) { [weak self] in self?.playerctldOwner = $0 })
     }
@@ -30,7 +31,7 @@ public final class OtherPlayerWatcher {
     private func changed(_ signal: Signal) {
         guard signal.arguments.count >= 2, let changed = signal.arguments[1].dictionaryValue,
               let sender = signal.sender else { return }
-        let started = OtherPlayerPolicy.startedPlaying(sender: sender, status: changed["PlaybackStatus"]?.stringValue,
+        let started = OtherPlayerPolicy.startedPlaying(sender: sender, status: changed[PlayerProperty.playbackStatus]?.stringValue,
                                                        ownName: bus.uniqueName, playerctld: playerctldOwner)
         if started { playback.pause(.otherPlayerStarted(busName: sender)) }
     }

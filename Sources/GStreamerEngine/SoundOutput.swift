@@ -24,3 +24,13 @@ public enum SoundOutput {
         return fallback
     }
 }
+
+extension SoundOutput {
+    /// The sink for `output`'s Snapcast server (`quaverd --output snapcast`), or `fallback` with a hint naming
+    /// the source snapserver needs when nothing listens there.
+    public static func choose(_ output: SnapcastOutput, log: Logger) -> String {
+        let source = "tcp://\(output.host):\(output.port)?name=Quaver&mode=server"
+        return choose(output.sinkDescription, log: log,
+                      serverHint: "Start snapserver with the source \(source) in snapserver.conf")
+    }
+}

@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import Library
 
@@ -6,19 +7,19 @@ import Library
 enum LibraryMetadata {
     static func value(_ track: LibraryTrack) -> DBusValue {
         var entries: [String: DBusValue] = [
-            "xesam:url": .string(track.uri),
-            "xesam:title": .string(track.displayTitle),
-            "xesam:artist": .stringArray(track.artists),
-            "xesam:album": .string(track.album),
-            "mpris:length": .int64(Int64(track.lengthMilliseconds) * 1000),
+            MetadataKey.url: .string(track.uri),
+            MetadataKey.title: .string(track.displayTitle),
+            MetadataKey.artist: .stringArray(track.artists),
+            MetadataKey.album: .string(track.album),
+            MetadataKey.length: .int64(Int64(track.lengthMilliseconds) * 1000),
         ]
-        if !track.albumArtist.isEmpty { entries["xesam:albumArtist"] = .stringArray([track.albumArtist]) }
-        if !track.composer.isEmpty { entries["xesam:composer"] = .stringArray([track.composer]) }
-        if !track.genre.isEmpty { entries["xesam:genre"] = .stringArray([track.genre]) }
-        if track.trackNumber > 0 { entries["xesam:trackNumber"] = .int32(Int32(clamping: track.trackNumber)) }
-        if track.discNumber > 0 { entries["xesam:discNumber"] = .int32(Int32(clamping: track.discNumber)) }
-        if track.year > 0 { entries["quaver:year"] = .int32(Int32(clamping: track.year)) }
-        if !track.musicBrainz.recording.isEmpty { entries["quaver:musicBrainzRecording"] = .string(track.musicBrainz.recording) }
+        if !track.albumArtist.isEmpty { entries[MetadataKey.albumArtist] = .stringArray([track.albumArtist]) }
+        if !track.composer.isEmpty { entries[MetadataKey.composer] = .stringArray([track.composer]) }
+        if !track.genre.isEmpty { entries[MetadataKey.genre] = .stringArray([track.genre]) }
+        if track.trackNumber > 0 { entries[MetadataKey.trackNumber] = .int32(Int32(clamping: track.trackNumber)) }
+        if track.discNumber > 0 { entries[MetadataKey.discNumber] = .int32(Int32(clamping: track.discNumber)) }
+        if track.year > 0 { entries[MetadataKey.year] = .int32(Int32(clamping: track.year)) }
+        if !track.musicBrainz.recording.isEmpty { entries[MetadataKey.musicBrainzRecording] = .string(track.musicBrainz.recording) }
         return .variantDictionary(entries)
     }
 

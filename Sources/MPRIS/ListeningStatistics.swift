@@ -24,9 +24,9 @@ public struct ListeningStatistics: Equatable, Sendable {
     /// The metadata entries for what is known: a use count once played, the last use, a rating when rated.
     var metadataEntries: [String: DBusValue] {
         var entries: [String: DBusValue] = [:]
-        if playCount > 0 { entries["xesam:useCount"] = .int32(Int32(clamping: playCount)) }
-        if let lastPlayed { entries["xesam:lastUsed"] = .string(ISO8601.format(secondsSince1970: lastPlayed)) }
-        if let rating { entries["xesam:userRating"] = .double(Double(rating) / 5) }
+        if playCount > 0 { entries[MetadataKey.useCount] = .int32(Int32(clamping: playCount)) }
+        if let lastPlayed { entries[MetadataKey.lastUsed] = .string(ISO8601.format(secondsSince1970: lastPlayed)) }
+        if let rating { entries[MetadataKey.userRating] = .double(Double(rating) / 5) }
         return entries
     }
 }

@@ -60,19 +60,19 @@ final class MetadataMap {
     func metadata(of track: Track) -> [String: DBusValue] {
         let tags = track.tags
         var entries: [String: DBusValue] = [
-            "mpris:trackid": .objectPath(TrackPath.path(of: track.id)),
-            "xesam:title": .string(PublicText.from(track.title)),
-            "xesam:url": .string(PublicText.url(track.uri)),
+            MetadataKey.trackID: .objectPath(TrackPath.path(of: track.id)),
+            MetadataKey.title: .string(PublicText.from(track.title)),
+            MetadataKey.url: .string(PublicText.url(track.uri)),
         ]
-        if let length = track.duration { entries["mpris:length"] = .int64(length.microseconds) }
+        if let length = track.duration { entries[MetadataKey.length] = .int64(length.microseconds) }
         if let url = artURL(of: track) {
-            entries["mpris:artUrl"] = .string(PublicText.url(url))
+            entries[MetadataKey.artURL] = .string(PublicText.url(url))
         }
-        if let album = tags.album { entries["xesam:album"] = .string(PublicText.from(album)) }
-        if let number = tags.trackNumber { entries["xesam:trackNumber"] = .int32(Int32(clamping: number)) }
-        if let number = tags.discNumber { entries["xesam:discNumber"] = .int32(Int32(clamping: number)) }
-        for (key, list) in [("xesam:artist", tags.artists), ("xesam:albumArtist", tags.albumArtists),
-                            ("xesam:genre", tags.genres), ("xesam:composer", tags.composers)] where !list.isEmpty {
+        if let album = tags.album { entries[MetadataKey.album] = .string(PublicText.from(album)) }
+        if let number = tags.trackNumber { entries[MetadataKey.trackNumber] = .int32(Int32(clamping: number)) }
+        if let number = tags.discNumber { entries[MetadataKey.discNumber] = .int32(Int32(clamping: number)) }
+        for (key, list) in [(MetadataKey.artist, tags.artists), (MetadataKey.albumArtist, tags.albumArtists),
+                            (MetadataKey.genre, tags.genres), (MetadataKey.composer, tags.composers)] where !list.isEmpty {
             entries[key] = .stringArray(PublicText.list(list))
         }
         if let known = statistics?.statistics(of: track.uri) { entries.merge(known.metadataEntries) { $1 } }

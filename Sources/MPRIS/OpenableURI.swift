@@ -54,3 +54,19 @@ public enum OpenableURI {
         PublicText.from(text, limit: 200)
     }
 }
+
+extension OpenableURI {
+    /// Command-line items (`quaverd FILE…`, paths as the shell gave their bytes, or URIs) as URIs checked as
+    /// OpenUri checks them; each refused item goes to `refused`, with why, as it may be shown.
+    public static func commandLine(_ items: [String], refused: (String) -> Void) -> [String] {
+        let workingDirectory = FileManager.default.currentDirectoryPath
+        return zip(items, LocalPath.commandLineBytes(of: items)).compactMap { item, bytes in
+            do {
+                return try check(FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory))
+            } catch {
+                refused("\(PublicText.url(item)): \(error)")
+                return nil
+            }
+        }
+    }
+}

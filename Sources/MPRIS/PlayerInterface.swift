@@ -30,22 +30,22 @@ extension MPRISService {
 
     private var playerProperties: [Property] {
         [
-            property("PlaybackStatus", "s") { .string($0.playbackStatus) },
-            property("LoopStatus", "s", { .string($0.loopStatus) }, set: { try $0.setLoopStatus($1) }),
-            property("Rate", "d", { .double($0.player.rate) }, set: { try $0.setRate($1) }),
-            property("Shuffle", "b", { .boolean($0.player.isShuffled) }, set: { $0.player.setShuffle($1.boolValue ?? false) }),
-            property("Metadata", "a{sv}") { $0.metadata(of: $0.player.currentTrackID) },
-            property("Volume", "d", { .double($0.player.volume) }, set: { try $0.setVolume($1) }),
-            property("Position", "x") { .int64($0.player.position.microseconds) },
-            property("MinimumRate", "d") { _ in .double(Player.rateRange.lowerBound) },
-            property("MaximumRate", "d") { _ in .double(Player.rateRange.upperBound) },
-            property("CanGoNext", "b") { .boolean($0.player.canGoNext) },
-            property("CanGoPrevious", "b") { .boolean($0.canGoPrevious) },
-            property("CanPlay", "b") { .boolean($0.player.canPlay) },
-            property("CanPause", "b") { .boolean($0.player.canPause) },
-            property("CanSeek", "b") { .boolean($0.player.canSeek) },
+            property(PlayerProperty.playbackStatus, "s") { .string($0.playbackStatus) },
+            property(PlayerProperty.loopStatus, "s", { .string($0.loopStatus) }, set: { try $0.setLoopStatus($1) }),
+            property(PlayerProperty.rate, "d", { .double($0.player.rate) }, set: { try $0.setRate($1) }),
+            property(PlayerProperty.shuffle, "b", { .boolean($0.player.isShuffled) }, set: { $0.player.setShuffle($1.boolValue ?? false) }),
+            property(PlayerProperty.metadata, "a{sv}") { $0.metadata(of: $0.player.currentTrackID) },
+            property(PlayerProperty.volume, "d", { .double($0.player.volume) }, set: { try $0.setVolume($1) }),
+            property(PlayerProperty.position, "x") { .int64($0.player.position.microseconds) },
+            property(PlayerProperty.minimumRate, "d") { _ in .double(Player.rateRange.lowerBound) },
+            property(PlayerProperty.maximumRate, "d") { _ in .double(Player.rateRange.upperBound) },
+            property(PlayerProperty.canGoNext, "b") { .boolean($0.player.canGoNext) },
+            property(PlayerProperty.canGoPrevious, "b") { .boolean($0.canGoPrevious) },
+            property(PlayerProperty.canPlay, "b") { .boolean($0.player.canPlay) },
+            property(PlayerProperty.canPause, "b") { .boolean($0.player.canPause) },
+            property(PlayerProperty.canSeek, "b") { .boolean($0.player.canSeek) },
             // Quaver is always controllable; the spec says CanControl never changes.
-            property("CanControl", "b") { _ in .boolean(true) },
+            property(PlayerProperty.canControl, "b") { _ in .boolean(true) },
         ]
     }
 
@@ -53,17 +53,17 @@ extension MPRISService {
     /// and the constant ones.
     func signalledPlayerProperties() -> [String: DBusValue] {
         [
-            "PlaybackStatus": .string(playbackStatus),
-            "LoopStatus": .string(loopStatus),
-            "Rate": .double(player.rate),
-            "Shuffle": .boolean(player.isShuffled),
-            "Metadata": metadata(of: player.currentTrackID),
-            "Volume": .double(player.volume),
-            "CanGoNext": .boolean(player.canGoNext),
-            "CanGoPrevious": .boolean(canGoPrevious),
-            "CanPlay": .boolean(player.canPlay),
-            "CanPause": .boolean(player.canPause),
-            "CanSeek": .boolean(player.canSeek),
+            PlayerProperty.playbackStatus: .string(playbackStatus),
+            PlayerProperty.loopStatus: .string(loopStatus),
+            PlayerProperty.rate: .double(player.rate),
+            PlayerProperty.shuffle: .boolean(player.isShuffled),
+            PlayerProperty.metadata: metadata(of: player.currentTrackID),
+            PlayerProperty.volume: .double(player.volume),
+            PlayerProperty.canGoNext: .boolean(player.canGoNext),
+            PlayerProperty.canGoPrevious: .boolean(canGoPrevious),
+            PlayerProperty.canPlay: .boolean(player.canPlay),
+            PlayerProperty.canPause: .boolean(player.canPause),
+            PlayerProperty.canSeek: .boolean(player.canSeek),
         ]
     }
 

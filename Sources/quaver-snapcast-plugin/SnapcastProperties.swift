@@ -1,3 +1,4 @@
+import ControlAPI
 import CoverArt
 import DBus
 import FoundationEssentials
@@ -14,16 +15,17 @@ enum SnapcastProperties {
     static func from(_ player: [String: DBusValue], artwork: Artwork) -> [String: JSONValue] {
         guard !player.isEmpty else { return absent }
         var properties: [String: JSONValue] = [
-            "playbackStatus": .string((player["PlaybackStatus"]?.stringValue ?? "Stopped").lowercased()),
-            "loopStatus": .string((player["LoopStatus"]?.stringValue ?? "None").lowercased()),
-            "shuffle": .bool(player["Shuffle"]?.boolValue ?? false),
-            "volume": .integer(Int(((player["Volume"]?.doubleValue ?? 1) * 100).rounded().clamped(to: 0...100))),
-            "rate": .number(player["Rate"]?.doubleValue ?? 1),
-            "position": .number(Double(player["Position"]?.int64Value ?? 0) / 1_000_000),
-            "metadata": .object(metadata(player["Metadata"]?.dictionaryValue ?? [:], artwork: artwork)),
+            "playbackStatus": .string((player[PlayerProperty.playbackStatus]?.stringValue ?? "Stopped").lowercased()),
+            "loopStatus": .string((player[PlayerProperty.loopStatus]?.stringValue ?? "None").lowercased()),
+            "shuffle": .bool(player[PlayerProperty.shuffle]?.boolValue ?? false),
+            "volume": .integer(Int(((player[PlayerProperty.volume]?.doubleValue ?? 1) * 100).rounded().clamped(to: 0...100))),
+            "rate": .number(player[PlayerProperty.rate]?.doubleValue ?? 1),
+            "position": .number(Double(player[PlayerProperty.position]?.int64Value ?? 0) / 1_000_000),
+            "metadata": .object(metadata(player[PlayerProperty.metadata]?.dictionaryValue ?? [:], artwork: artwork)),
         ]
-        for (mpris, snapcast) in [("CanGoNext", "canGoNext"), ("CanGoPrevious", "canGoPrevious"), ("CanPlay", "canPlay"),
-                                  ("CanPause", "canPause"), ("CanSeek", "canSeek"), ("CanControl", "canControl")] {
+        for (mpris, snapcast) in [(PlayerProperty.canGoNext, "canGoNext"), (PlayerProperty.canGoPrevious, "canGoPrevious"),
+                                  (PlayerProperty.canPlay, "canPlay"), (PlayerProperty.canPause, "canPause"),
+                                  (PlayerProperty.canSeek, "canSeek"), (PlayerProperty.canControl, "canControl")] {
             properties[snapcast] = .bool(player[mpris]?.boolValue ?? false)
         }
         return properties
@@ -33,20 +35,20 @@ enum SnapcastProperties {
     /// which snapserver serves to its clients over HTTP): a path on this machine means nothing to Snapweb.
     static func metadata(_ mpris: [String: DBusValue], artwork: Artwork) -> [String: JSONValue] {
         var tags: [String: JSONValue] = [:]
-        if let id = mpris["mpris:trackid"]?.objectPathValue { tags["trackId"] = .string(id.description) }
-        if let length = mpris["mpris:length"]?.int64Value { tags["duration"] = .number(Double(length) / 1_000_000) }
-        for (key, tag) in [("xesam:title", "title"), ("xesam:album", "album"), ("xesam:url", "url"),
-                           ("xesam:contentCreated", "contentCreated")] {
+        if let id = mpris[MetadataKey.trackID]?.objectPathValue { tags["trackId"] = .string(id.description) }
+        if let length = mpris[MetadataKey.length]?.int64Value { tags["duration"] = .number(Double(length) / 1_000_000) }
+        for (key, tag) in [(MetadataKey.title, "title"), (MetadataKey.album, "album"), (MetadataKey.url, "url"),
+                           (MetadataKey.contentCreated, "contentCreated")] {
             if let text = mpris[key]?.stringValue { tags[tag] = .string(text) }
         }
-        for (key, tag) in [("xesam:artist", "artist"), ("xesam:albumArtist", "albumArtist"), ("xesam:genre", "genre"),
-                           ("xesam:composer", "composer")] {
+        for (key, tag) in [(MetadataKey.artist, "artist"), (MetadataKey.albumArtist, "albumArtist"), (MetadataKey.genre, "genre"),
+                           (MetadataKey.composer, "composer")] {
             if let list = mpris[key]?.stringArrayValue, !list.isEmpty { tags[tag] = .array(list.map(JSONValue.string)) }
         }
-        for (key, tag) in [("xesam:trackNumber", "trackNumber"), ("xesam:discNumber", "discNumber")] {
+        for (key, tag) in [(MetadataKey.trackNumber, "trackNumber"), (MetadataKey.discNumber, "discNumber")] {
             if let number = mpris[key]?.int64Value { tags[tag] = .integer(Int(number)) }
         }
-        if let url = mpris["mpris:artUrl"]?.stringValue {
+        if let url = mpris[MetadataKey.artURL]?.stringValue {
             if let image = artwork.image(at: url) {
                 tags["artData"] = .object(image.mapValues(JSONValue.string))
             } else if !url.hasPrefix("file:") {

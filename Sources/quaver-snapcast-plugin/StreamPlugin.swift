@@ -1,6 +1,7 @@
 import ControlAPI
 import DBus
 import EventLoop
+import QuaverClient
 
 /// The stream plugin's side of snapserver's JSON-RPC (snapserver 0.26, measured with it):
 /// - it announces itself with `Plugin.Stream.Ready`, then snapserver asks `Plugin.Stream.Player.GetProperties`;
@@ -12,11 +13,11 @@ import EventLoop
 /// Replies come once quaverd has answered, so an error from quaverd reaches the Snapcast client.
 final class StreamPlugin {
     private let channel: JSONLines
-    private let player: QuaverPlayer
+    private let player: FollowedPlayer
     private let artwork = Artwork()
     private var lastSent: [String: JSONValue]?
 
-    init(channel: JSONLines, player: QuaverPlayer) {
+    init(channel: JSONLines, player: FollowedPlayer) {
         self.channel = channel
         self.player = player
     }
@@ -46,8 +47,7 @@ final class StreamPlugin {
             player.read()  // the next Properties notification carries the current position
             reply(id, result: .object(SnapcastProperties.from(player.properties, artwork: artwork)))
         case "Plugin.Stream.Player.GetMetadata":
-            reply(id, result: .object(SnapcastProperties.metadata(player.properties["Metadata"]?.dictionaryValue ?? [:],
-                                                                  artwork: artwork)))
+            reply(id, result: .object(SnapcastProperties.metadata(player.metadata, artwork: artwork)))
         case "Plugin.Stream.Player.Control":
             control(params["command"]?.string ?? "", params["params"]?.object ?? [:], id: id)
         case "Plugin.Stream.Player.SetProperty":
@@ -73,7 +73,7 @@ final class StreamPlugin {
             guard let position = (params["position"] ?? params["Position"])?.number, position >= 0 else {
                 return invalid(id, "setPosition needs a position of 0 or more")
             }
-            guard let track = player.properties["Metadata"]?.dictionaryValue?["mpris:trackid"]?.objectPathValue else {
+            guard let track = player.metadata[MetadataKey.trackID]?.objectPathValue else {
                 return reply(id, error: (-32603, "no current track"))
             }
             player.command("SetPosition", [.objectPath(track), .int64(microseconds(position))], done: done)
@@ -91,18 +91,18 @@ final class StreamPlugin {
         switch name {
         case "volume":
             guard let percent = value.number else { return invalid(id, "volume is a number from 0 to 100") }
-            player.set("Volume", .double(percent.clamped(to: 0...100) / 100), done: done)
+            player.set(PlayerProperty.volume, .double(percent.clamped(to: 0...100) / 100), done: done)
         case "rate":
             guard let rate = value.number, rate > 0 else { return invalid(id, "rate is a number above 0") }
-            player.set("Rate", .double(rate), done: done)
+            player.set(PlayerProperty.rate, .double(rate), done: done)
         case "shuffle":
             guard let shuffle = value.bool else { return invalid(id, "shuffle is true or false") }
-            player.set("Shuffle", .boolean(shuffle), done: done)
+            player.set(PlayerProperty.shuffle, .boolean(shuffle), done: done)
         case "loopStatus":
             guard let text = value.string,
                   let status = ControlAPI.LoopStatus.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() })
             else { return invalid(id, "loopStatus is none, track or playlist") }
-            player.set("LoopStatus", .string(status.rawValue), done: done)
+            player.set(PlayerProperty.loopStatus, .string(status.rawValue), done: done)
         default:
             invalid(id, "unknown property \"\(name)\"")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import ControlAPI
 import DBus
 import FoundationEssentials
+import QuaverClient
 import TerminalText
 
 struct Rating: ParsableCommand {
@@ -20,8 +21,8 @@ struct Rating: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        let id = try track.map { try QueueSnapshot(client).id(of: $0) } ?? PlayerClient.noTrack
-        try client.call(ControlAPI.quaverInterface, "SetRating", [.objectPath(id), .int32(Int32(stars ?? -1))])
+        let id = try track.map { try QueueSnapshot(client).id(of: $0) } ?? QuaverClient.noTrack
+        try client.setRating(track: id, stars: Int32(stars ?? -1))
     }
 }
 
@@ -35,8 +36,7 @@ struct History: ParsableCommand {
     var json = false
 
     func run() throws {
-        let reply = try options.connect().call(ControlAPI.quaverInterface, "GetHistory", [.uint32(UInt32(clamping: max(0, limit)))])
-        let rows = (reply.first?.arrayValue ?? []).compactMap(HistoryRow.init)
+        let rows = try options.connect().history(limit: UInt32(clamping: max(0, limit))).compactMap(HistoryRow.init)
         if json { return Terminal.line(JSONValue.array(rows.map(\.json)).text) }
         if rows.isEmpty { return Terminal.line("nothing played yet") }
         for row in rows { Terminal.line(row.line) }

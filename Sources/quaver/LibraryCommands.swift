@@ -2,6 +2,7 @@ import ArgumentParser
 import ControlAPI
 import DBus
 import FoundationEssentials
+import QuaverClient
 import TerminalText
 
 // The music library's commands: calls to org.quaver.Quaver1.Library (docs/library.md has the query syntax).
@@ -26,10 +27,7 @@ struct Search: ParsableCommand {
     }
 
     func run() throws {
-        let reply = try options.connect().call(ControlAPI.libraryInterface, "Search",
-                                               [.string(queryText(words)), .uint32(0), .uint32(UInt32(limit))])
-        let maps = (reply.first?.arrayValue ?? []).compactMap(\.dictionaryValue).map { $0.mapValues(\.unwrapped) }
-        let total = Int(reply.dropFirst().first?.int64Value ?? 0)
+        let (maps, total) = try options.connect().search(queryText(words), offset: 0, limit: UInt32(limit))
         if json { return Terminal.line(Self.json(maps, total: total).text) }
         for metadata in maps { Terminal.line(Self.line(metadata)) }
         if total > maps.count { Terminal.line("… \(total - maps.count) more (--limit)") }
@@ -39,7 +37,7 @@ struct Search: ParsableCommand {
     /// `Artist – Title  (Album, 1959)  5:37`.
     static func line(_ metadata: [String: DBusValue]) -> String {
         let track = TrackInfo(metadata)
-        let year = metadata["quaver:year"]?.int64Value.map { ", \($0)" } ?? ""
+        let year = metadata[MetadataKey.year]?.int64Value.map { ", \($0)" } ?? ""
         let album = track.album.map { $0.isEmpty ? "" : "  (\($0)\(year))" } ?? ""
         let length = track.length.map { "  " + TimeText.format(microseconds: $0) } ?? ""
         return track.label + album + length
@@ -49,9 +47,9 @@ struct Search: ParsableCommand {
         let tracks = maps.map { metadata -> JSONValue in
             let number = { (key: String) in JSONValue.optional(metadata[key]?.int64Value) }
             return .object(TrackInfo.jsonFields(TrackInfo(metadata)) + [
-                ("album_artists", .array((metadata["xesam:albumArtist"]?.stringArrayValue ?? []).map { .string($0) })),
-                ("track_number", number("xesam:trackNumber")), ("disc_number", number("xesam:discNumber")),
-                ("year", number("quaver:year")),
+                ("album_artists", .array((metadata[MetadataKey.albumArtist]?.stringArrayValue ?? []).map { .string($0) })),
+                ("track_number", number(MetadataKey.trackNumber)), ("disc_number", number(MetadataKey.discNumber)),
+                ("year", number(MetadataKey.year)),
             ])
         }
         return .object([("total", .integer(Int64(total))), ("tracks", .array(tracks))])
@@ -65,8 +63,7 @@ struct Artists: ParsableCommand {
     @Argument(help: "A query, as `quaver search` takes.") var words: [String] = []
 
     func run() throws {
-        let reply = try options.connect().call(ControlAPI.libraryInterface, "Artists", [.string(queryText(words))])
-        for entry in reply.first?.arrayValue ?? [] {
+        for entry in try options.connect().artists(matching: queryText(words)) {
             guard let fields = entry.arrayValue, fields.count == 2 else { continue }
             Terminal.line("\(fields[0].stringValue ?? "")  (\(fields[1].int64Value ?? 0))")
         }
@@ -80,8 +77,7 @@ struct Albums: ParsableCommand {
     @Argument(help: "A query, as `quaver search` takes.") var words: [String] = []
 
     func run() throws {
-        let reply = try options.connect().call(ControlAPI.libraryInterface, "Albums", [.string(queryText(words))])
-        for entry in reply.first?.arrayValue ?? [] {
+        for entry in try options.connect().albums(matching: queryText(words)) {
             guard let fields = entry.arrayValue, fields.count == 4 else { continue }
             let year = (fields[2].int64Value ?? 0) > 0 ? " (\(fields[2].int64Value ?? 0))" : ""
             Terminal.line("\(fields[0].stringValue ?? "") – \(fields[1].stringValue ?? "")\(year)  \(fields[3].int64Value ?? 0) tracks")
@@ -97,8 +93,7 @@ struct LibraryStatus: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        let figures = (try client.call(ControlAPI.libraryInterface, "Statistics").first?.dictionaryValue ?? [:])
-            .mapValues(\.unwrapped)
+        let figures = try client.libraryStatistics().mapValues(\.unwrapped)
         let progress = try client.getAll(ControlAPI.libraryInterface).mapValues(\.unwrapped)
         let number = { (key: String) in figures[key]?.int64Value ?? 0 }
         Terminal.line("folders: \((figures["Folders"]?.stringArrayValue ?? []).joined(separator: ", "))")
@@ -130,7 +125,7 @@ struct Rescan: ParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    func run() throws { try options.connect().call(ControlAPI.libraryInterface, "Rescan") }
+    func run() throws { try options.connect().rescan() }
 }
 
 /// `quaver add` and `quaver play` take files, folders, playlists and URLs as before; words that name none of
@@ -146,8 +141,7 @@ enum LibraryQuery {
         return items.isEmpty || nameSomething ? nil : queryText(items)
     }
 
-    static func queued(_ reply: [DBusValue]) {
-        let count = reply.first?.int64Value ?? 0
+    static func queued(_ count: Int64) {
         Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
 }

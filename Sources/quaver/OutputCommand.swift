@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
+import QuaverClient
 
 struct Output: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,21 +27,21 @@ struct Output: ParsableCommand {
 
         func run() throws {
             let client = try options.connect()
-            try client.call(ControlAPI.quaverInterface, "SetOutput", [.string(name == "default" ? "" : name)])
+            try client.setOutput(name == "default" ? "" : name)
             try Output.show(client)
         }
     }
 
     /// `▶ name  description` per sink, then what is chosen.
-    static func show(_ client: PlayerClient) throws {
-        let outputs = try client.get(ControlAPI.quaverInterface, "Outputs").arrayValue ?? []
+    static func show(_ client: QuaverClient) throws {
+        let outputs = try client.outputs()
         for output in outputs {
             guard let fields = output.arrayValue, fields.count == 4, let name = fields[0].stringValue else { continue }
             let ours = fields[2].boolValue == true, available = fields[3].boolValue != false
             Terminal.line("\(ours ? "▶" : " ") \(name)  \(fields[1].stringValue ?? "")\(available ? "" : "  (unplugged)")")
         }
         if outputs.isEmpty { Terminal.line("no sound server outputs seen") }
-        let chosen = try client.get(ControlAPI.quaverInterface, "ChosenOutput").stringValue ?? ""
+        let chosen = try client.chosenOutput()
         Terminal.line(chosen.isEmpty ? "following the default output" : "chosen: \(chosen)")
     }
 }

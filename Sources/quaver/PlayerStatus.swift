@@ -1,6 +1,7 @@
 import ControlAPI
 import DBus
 import EventLoop
+import QuaverClient
 
 /// What `quaver status` shows, read from MPRIS Player and org.quaver.Quaver1 properties.
 struct PlayerStatus {
@@ -25,23 +26,23 @@ struct PlayerStatus {
     var readAt: Int64
 
     init(player: [String: DBusValue], quaver: [String: DBusValue]) {
-        let metadata = player["Metadata"]?.dictionaryValue ?? [:]
+        let metadata = player[PlayerProperty.metadata]?.dictionaryValue ?? [:]
         track = metadata.isEmpty ? nil : TrackInfo(metadata)
-        playbackStatus = player["PlaybackStatus"]?.stringValue ?? "Stopped"
-        state = quaver["State"]?.stringValue ?? playbackStatus.lowercased()
-        position = player["Position"]?.int64Value ?? 0
-        rate = player["Rate"]?.doubleValue ?? 1
-        bufferingPercent = Int(quaver["BufferingPercent"]?.int64Value ?? 100)
-        lastError = quaver["LastError"]?.stringValue ?? ""
-        volume = player["Volume"]?.doubleValue ?? 1
-        loop = (player["LoopStatus"]?.stringValue ?? "None").lowercased()
-        shuffle = player["Shuffle"]?.boolValue ?? false
-        sleepTimer = quaver["SleepTimer"].flatMap(SleepTimerText.init)
+        playbackStatus = player[PlayerProperty.playbackStatus]?.stringValue ?? "Stopped"
+        state = quaver[QuaverProperty.state]?.stringValue ?? playbackStatus.lowercased()
+        position = player[PlayerProperty.position]?.int64Value ?? 0
+        rate = player[PlayerProperty.rate]?.doubleValue ?? 1
+        bufferingPercent = Int(quaver[QuaverProperty.bufferingPercent]?.int64Value ?? 100)
+        lastError = quaver[QuaverProperty.lastError]?.stringValue ?? ""
+        volume = player[PlayerProperty.volume]?.doubleValue ?? 1
+        loop = (player[PlayerProperty.loopStatus]?.stringValue ?? "None").lowercased()
+        shuffle = player[PlayerProperty.shuffle]?.boolValue ?? false
+        sleepTimer = quaver[QuaverProperty.sleepTimer].flatMap(SleepTimerText.init)
         readAt = EventLoop.monotonicMicroseconds
     }
 
-    static func read(_ client: PlayerClient) throws -> PlayerStatus {
-        PlayerStatus(player: try client.getAll(ControlAPI.playerInterface), quaver: try client.getAll(ControlAPI.quaverInterface))
+    static func read(_ client: QuaverClient) throws -> PlayerStatus {
+        PlayerStatus(player: try client.playerProperties(), quaver: try client.getAll(ControlAPI.quaverInterface))
     }
 
     /// The position now: MPRIS sends no position updates (docs/mpris.md, "Position"), so clients extrapolate with Rate.

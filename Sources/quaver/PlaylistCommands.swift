@@ -2,6 +2,7 @@ import ArgumentParser
 import ControlAPI
 import DBus
 import FoundationEssentials
+import QuaverClient
 import TerminalText
 
 // The saved playlists (docs/playlists.md): M3U8 files the daemon keeps in $XDG_DATA_HOME/quaver/playlists.
@@ -14,7 +15,7 @@ struct Save: ParsableCommand {
     @Argument(help: "The playlist's name.") var name: String
 
     func run() throws {
-        try options.connect().call(ControlAPI.quaverInterface, "SavePlaylist", [.string(name)])
+        try options.connect().savePlaylist(name)
     }
 }
 
@@ -26,8 +27,7 @@ struct Load: ParsableCommand {
     @Argument(help: "The playlist's name.") var name: String
 
     func run() throws {
-        let reply = try options.connect().call(ControlAPI.quaverInterface, "LoadPlaylist", [.string(name), .boolean(play)])
-        let count = reply.first?.int64Value ?? 0
+        let count = try options.connect().loadPlaylist(name, play: play)
         Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
     }
 }
@@ -41,8 +41,7 @@ struct PlaylistList: ParsableCommand {
     var json = false
 
     func run() throws {
-        let reply = try options.connect().call(ControlAPI.quaverInterface, "ListPlaylists")
-        let rows = (reply.first?.arrayValue ?? []).compactMap(SavedPlaylistRow.init)
+        let rows = try options.connect().savedPlaylists().compactMap(SavedPlaylistRow.init)
         if json { return Terminal.line(JSONValue.array(rows.map(\.json)).text) }
         if rows.isEmpty { return Terminal.line("no saved playlists") }
         for row in rows { Terminal.line("\(row.name)  \(row.tracks) track\(row.tracks == 1 ? "" : "s")  \(row.modifiedText)") }
@@ -59,7 +58,7 @@ struct PlaylistEdit: ParsableCommand {
         @Argument(help: "The playlist's name.") var name: String
 
         func run() throws {
-            try options.connect().call(ControlAPI.quaverInterface, "RemovePlaylist", [.string(name)])
+            try options.connect().removePlaylist(name)
         }
     }
 
@@ -71,7 +70,7 @@ struct PlaylistEdit: ParsableCommand {
         @Argument(help: "Its new name.") var newName: String
 
         func run() throws {
-            try options.connect().call(ControlAPI.quaverInterface, "RenamePlaylist", [.string(name), .string(newName)])
+            try options.connect().renamePlaylist(name, to: newName)
         }
     }
 }

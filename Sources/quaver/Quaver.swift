@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuaverClient
 import QuaverVersion
 import TerminalText
 
@@ -19,7 +20,7 @@ struct ClientOptions: ParsableArguments {
     @Option(help: "D-Bus address of the bus quaverd is on (default: the session bus).")
     var busAddress: String?
 
-    func connect() throws -> PlayerClient { try PlayerClient(busAddress: busAddress) }
+    func connect() throws -> QuaverClient { try QuaverClient(busAddress: busAddress) }
 }
 
 /// A failure explained to the user; ArgumentParser prints it to stderr and exits with status 1.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
+import QuaverClient
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,22 +23,18 @@ struct Add: ParsableCommand {
     func run() throws {
         let position = next ? "next" : start ? "start" : "end"
         if let playlist {
-            let reply = try options.connect().call(ControlAPI.quaverInterface, "AddPlaylist",
-                                                   [.string(playlist), .string(position), .boolean(play)])
-            let count = reply.first?.int64Value ?? 0
+            let count = try options.connect().addPlaylist(playlist, at: position, play: play)
             return Terminal.line("queued \(count) track\(count == 1 ? "" : "s")")
         }
         if let query = LibraryQuery.text(of: items) {
-            let reply = try options.connect().call(ControlAPI.libraryInterface, "AddQuery",
-                                                   [.string(query), .string(position), .boolean(play)])
-            return LibraryQuery.queued(reply)
+            return LibraryQuery.queued(try options.connect().addQuery(query, at: position, play: play))
         }
         let uris = try MediaArguments.uris(for: items)
         let client = try options.connect()
         // A folder's files were not named one by one: the daemon leaves out those it cannot queue and
         // says which. A list of files and playlists is all-or-nothing, as the user named exactly those.
-        let method = MediaArguments.namesAFolder(items) ? "AddFolderTracks" : "AddTracks"
-        let reply = try client.call(ControlAPI.quaverInterface, method, [.stringArray(uris), .string(position), .boolean(play)])
+        let reply = MediaArguments.namesAFolder(items)
+            ? try client.addFolderTracks(uris, at: position, play: play) : try client.addTracks(uris, at: position, play: play)
         for refused in reply.dropFirst().first?.arrayValue ?? [] {
             let fields = refused.arrayValue ?? []
             Terminal.warn("skipped \(fields.first?.stringValue ?? "?"): \(fields.last?.stringValue ?? "?")")
@@ -58,12 +55,12 @@ struct Play: ParsableCommand {
 
     func run() throws {
         if items.isEmpty {
-            try options.connect().call(ControlAPI.playerInterface, "Play")
+            try options.connect().play()
         } else if let query = LibraryQuery.text(of: items) {
-            LibraryQuery.queued(try options.connect().call(ControlAPI.libraryInterface, "PlayQuery", [.string(query)]))
+            LibraryQuery.queued(try options.connect().playQuery(query))
         } else {
             let uris = try MediaArguments.uris(for: items)
-            try options.connect().call(ControlAPI.quaverInterface, "ReplaceQueue", [.stringArray(uris), .boolean(true)])
+            try options.connect().replaceQueue(uris, play: true)
         }
     }
 }
@@ -102,7 +99,7 @@ struct Remove: ParsableCommand {
         let client = try options.connect()
         let queue = try QueueSnapshot(client)
         let ids = try items.map(queue.id(of:))
-        try client.call(ControlAPI.quaverInterface, "RemoveTracks", [.objectPathArray(ids)])
+        try client.removeTracks(ids)
     }
 }
 
@@ -122,8 +119,8 @@ struct Move: ParsableCommand {
         }
         // MoveTrack names the entry to follow, counted in the queue without the moved one.
         let others = queue.entries.map(\.id).filter { $0 != id }
-        let after = position == 1 ? PlayerClient.noTrack : others[position - 2]
-        try client.call(ControlAPI.quaverInterface, "MoveTrack", [.objectPath(id), .objectPath(after)])
+        let after = position == 1 ? QuaverClient.noTrack : others[position - 2]
+        try client.moveTrack(id, after: after)
     }
 }
 
@@ -131,7 +128,7 @@ struct Clear: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Empty the queue and stop.")
     @OptionGroup var options: ClientOptions
 
-    func run() throws { try options.connect().call(ControlAPI.quaverInterface, "Clear") }
+    func run() throws { try options.connect().clearQueue() }
 }
 
 struct Jump: ParsableCommand {
@@ -144,6 +141,6 @@ struct Jump: ParsableCommand {
     func run() throws {
         let client = try options.connect()
         let id = try QueueSnapshot(client).id(of: item)
-        try client.call(ControlAPI.trackListInterface, "GoTo", [.objectPath(id)])
+        try client.goTo(track: id)
     }
 }

@@ -1,5 +1,6 @@
 import ControlAPI
 import DBus
+import QuaverClient
 
 /// The queue as org.quaver.Quaver1.GetQueueRange returns it, page by page, and how users name its entries.
 struct QueueSnapshot {
@@ -14,13 +15,12 @@ struct QueueSnapshot {
     /// Entries asked for in one call: the daemon answers others between pages.
     static let pageSize: UInt32 = 1000
 
-    init(_ client: PlayerClient) throws {
+    init(_ client: QuaverClient) throws {
         var entries: [Entry] = []
         var current: ObjectPath = "/"
         var total = 1
         while entries.count < total {
-            let reply = try client.call(ControlAPI.quaverInterface, "GetQueueRange",
-                                        [.uint32(UInt32(entries.count)), .uint32(Self.pageSize)]).checked("a(oa{sv})ou")
+            let reply = try client.queueRange(from: UInt32(entries.count), count: Self.pageSize).checked("a(oa{sv})ou")
             let page = (reply[0].arrayValue ?? []).compactMap { entry -> Entry? in
                 guard let fields = entry.arrayValue, let id = fields[0].objectPathValue else { return nil }
                 return Entry(id: id, metadata: TrackInfo(fields[1].dictionaryValue ?? [:]))
@@ -60,12 +60,12 @@ struct TrackInfo {
     let trackID: ObjectPath?
 
     init(_ metadata: [String: DBusValue]) {
-        title = metadata["xesam:title"]?.stringValue ?? ""
-        artists = metadata["xesam:artist"]?.stringArrayValue ?? []
-        album = metadata["xesam:album"]?.stringValue
-        url = metadata["xesam:url"]?.stringValue
-        length = metadata["mpris:length"]?.int64Value
-        trackID = metadata["mpris:trackid"]?.objectPathValue
+        title = metadata[MetadataKey.title]?.stringValue ?? ""
+        artists = metadata[MetadataKey.artist]?.stringArrayValue ?? []
+        album = metadata[MetadataKey.album]?.stringValue
+        url = metadata[MetadataKey.url]?.stringValue
+        length = metadata[MetadataKey.length]?.int64Value
+        trackID = metadata[MetadataKey.trackID]?.objectPathValue
     }
 
     /// `Title – Artist`, or the title alone.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
+import QuaverClient
 
 struct Volume: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -13,9 +14,9 @@ struct Volume: ParsableCommand {
         let client = try options.connect()
         if let value {
             guard let volume = Self.parse(value) else { throw ValidationError("volume must be 0–100 or 0–1, not \(value)") }
-            try client.set(ControlAPI.playerInterface, "Volume", .double(volume))
+            try client.setVolume(volume)
         }
-        let volume = try client.get(ControlAPI.playerInterface, "Volume").doubleValue ?? 0
+        let volume = try client.volume()
         Terminal.line("volume \(Int((volume * 100).rounded()))%")
     }
 
@@ -37,8 +38,8 @@ struct Rate: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        if let value { try client.set(ControlAPI.playerInterface, "Rate", .double(value)) }
-        Terminal.line("rate \(try client.get(ControlAPI.playerInterface, "Rate").doubleValue ?? 1)")
+        if let value { try client.setRate(value) }
+        Terminal.line("rate \(try client.rate())")
     }
 }
 
@@ -61,8 +62,8 @@ struct Loop: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        if let mode { try client.set(ControlAPI.playerInterface, "LoopStatus", .string(mode.loopStatus.rawValue)) }
-        Terminal.line("loop \((try client.get(ControlAPI.playerInterface, "LoopStatus").stringValue ?? "").lowercased())")
+        if let mode { try client.setLoopStatus(mode.loopStatus) }
+        Terminal.line("loop \(try client.loopStatus().lowercased())")
     }
 }
 
@@ -76,7 +77,7 @@ struct Shuffle: ParsableCommand {
 
     func run() throws {
         let client = try options.connect()
-        if let state { try client.set(ControlAPI.playerInterface, "Shuffle", .boolean(state == .on)) }
-        Terminal.line("shuffle \(try client.get(ControlAPI.playerInterface, "Shuffle").boolValue == true ? "on" : "off")")
+        if let state { try client.setShuffle(state == .on) }
+        Terminal.line("shuffle \(try client.shuffle() ? "on" : "off")")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
+import QuaverClient
 
 struct Sleep: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,9 +20,9 @@ struct Sleep: ParsableCommand {
             guard let (mode, seconds) = Self.parse(when) else {
                 throw ValidationError("sleep takes a time such as 30m or 1h15m, end-of-track, end-of-album or off, not \(when)")
             }
-            try client.call(ControlAPI.quaverInterface, "SetSleepTimer", [.string(mode.rawValue), .int64(seconds)])
+            try client.setSleepTimer(mode: mode.rawValue, seconds: seconds)
         }
-        let timer = SleepTimerText(try client.get(ControlAPI.quaverInterface, "SleepTimer"))
+        let timer = SleepTimerText(try client.sleepTimer())
         Terminal.line(timer?.description ?? "sleep timer off")
     }
 

@@ -3,6 +3,7 @@ import ControlAPI
 import DBus
 import EventLoop
 import Glibc
+import QuaverClient
 import TerminalText
 
 struct Status: ParsableCommand {
@@ -92,7 +93,7 @@ extension PlayerStatus {
 /// JSON) by a one-second local tick that extrapolates the position from Rate, so nothing polls the daemon.
 /// A line is printed only when its text changed.
 final class StatusFollower {
-    private let client: PlayerClient
+    private let client: QuaverClient
     private var status: PlayerStatus
     private let output: StatusOutput
     private var subscriptions: [SignalSubscription] = []
@@ -101,31 +102,21 @@ final class StatusFollower {
     private var refreshing = false
     private var refreshAgain = false
 
-    init(client: PlayerClient, initial: PlayerStatus, output: StatusOutput) throws {
+    init(client: QuaverClient, initial: PlayerStatus, output: StatusOutput) throws {
         self.client = client
         self.output = output
         status = initial
-        let connection = client.connection
-        subscriptions = [
-            try connection.subscribe(rule: MatchRule(sender: ControlAPI.busName, interface: ControlAPI.propertiesInterface,
-                                                     member: "PropertiesChanged", path: PlayerClient.path)) {
-                [unowned self] _ in refresh()
-            },
-            try connection.subscribe(rule: MatchRule(sender: ControlAPI.busName, interface: ControlAPI.playerInterface,
-                                                     member: "Seeked", path: PlayerClient.path)) {
-                [unowned self] _ in refresh()
-            },
-            try connection.watchNameOwner(ControlAPI.busName) { owner in
-                guard owner == nil else { return }
-                Terminal.warn("quaverd left the bus")
-                EventLoop.main.quit()
-            },
-        ]
+        subscriptions = try client.onChange { [unowned self] in refresh() }
+        subscriptions.append(try client.onPresence { present in
+            guard !present else { return }
+            Terminal.warn("quaverd left the bus")
+            EventLoop.main.quit()
+        })
         sources = [SIGINT, SIGTERM].map { EventLoop.main.onSignal($0) { EventLoop.main.quit() } }
         if output.redrawsEverySecond {
             sources.append(EventLoop.main.schedule(after: 1, repeating: true) { [unowned self] in draw() })
         }
-        connection.onDisconnect = { EventLoop.main.quit() }
+        client.connection.onDisconnect = { EventLoop.main.quit() }
         draw()
     }
 
@@ -134,8 +125,8 @@ final class StatusFollower {
     private func refresh() {
         guard !refreshing else { refreshAgain = true; return }
         refreshing = true
-        getAll(ControlAPI.playerInterface) { [unowned self] player in
-            getAll(ControlAPI.quaverInterface) { [unowned self] quaver in
+        client.getAll(ControlAPI.playerInterface) { [unowned self] player in
+            client.getAll(ControlAPI.quaverInterface) { [unowned self] quaver in
                 status = PlayerStatus(player: player, quaver: quaver)
                 refreshing = false
                 // A change signalled between the two reads may show in one and not the other (Playing with
@@ -143,14 +134,6 @@ final class StatusFollower {
                 if refreshAgain { refreshAgain = false; return refresh() }
                 draw()
             }
-        }
-    }
-
-    private func getAll(_ interface: String, then body: @escaping ([String: DBusValue]) -> Void) {
-        client.connection.call(destination: ControlAPI.busName, path: PlayerClient.path,
-                               interface: ControlAPI.propertiesInterface, method: "GetAll",
-                               arguments: [.string(interface)]) { result in
-            body((try? result.get())?.first?.dictionaryValue ?? [:])
         }
     }
 

@@ -1,44 +1,44 @@
 import ArgumentParser
-import ControlAPI
+import QuaverClient
 
 /// A command that is one MPRIS Player method without arguments.
 protocol PlayerMethodCommand: ParsableCommand {
-    static var method: String { get }
+    static var method: (QuaverClient) -> () throws -> Void { get }
     var options: ClientOptions { get }
 }
 
 extension PlayerMethodCommand {
-    func run() throws { try options.connect().call(ControlAPI.playerInterface, Self.method) }
+    func run() throws { try Self.method(options.connect())() }
 }
 
 struct Next: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Go to the next track.")
-    static let method = "Next"
+    static let method = QuaverClient.next
     @OptionGroup var options: ClientOptions
 }
 
 struct Previous: PlayerMethodCommand {
     static let configuration = CommandConfiguration(
         commandName: "prev", abstract: "Go to the previous track (or restart this one after 3 s).")
-    static let method = "Previous"
+    static let method = QuaverClient.previous
     @OptionGroup var options: ClientOptions
 }
 
 struct Pause: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Pause.")
-    static let method = "Pause"
+    static let method = QuaverClient.pause
     @OptionGroup var options: ClientOptions
 }
 
 struct Toggle: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Pause when playing, otherwise play.")
-    static let method = "PlayPause"
+    static let method = QuaverClient.playPause
     @OptionGroup var options: ClientOptions
 }
 
 struct Stop: PlayerMethodCommand {
     static let configuration = CommandConfiguration(abstract: "Stop; play starts the track from its beginning.")
-    static let method = "Stop"
+    static let method = QuaverClient.stop
     @OptionGroup var options: ClientOptions
 }
 
@@ -62,15 +62,15 @@ struct Seek: ParsableCommand {
         let client = try options.connect()
         switch parsed {
         case .relative(let offset):
-            try client.call(ControlAPI.playerInterface, "Seek", [.int64(offset)])
+            try client.seek(by: offset)
         case .absolute(let position):
             // SetPosition names the track, so a track change in between cannot move the wrong one.
-            let current = TrackInfo(try client.get(ControlAPI.playerInterface, "Metadata").dictionaryValue ?? [:])
+            let current = TrackInfo(try client.metadata)
             guard let track = current.trackID else { throw CLIError("there is no current track") }
             if let length = current.length, position > length {
                 throw CLIError("\(target) is past the end of the track (\(TimeText.format(microseconds: length)))")
             }
-            try client.call(ControlAPI.playerInterface, "SetPosition", [.objectPath(track), .int64(position)])
+            try client.setPosition(track: track, to: position)
         }
     }
 }

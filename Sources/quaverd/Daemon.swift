@@ -16,7 +16,6 @@ import GStreamerEngine
 import Library
 import ListeningHistory
 import Scrobbling
-import RemoteMedia
 import Logging
 import MPRIS
 import PlayerCore
@@ -47,10 +46,14 @@ final class Daemon {
 
     /// Runs until Quit, SIGTERM/SIGINT or the loss of the bus; returns the exit status.
     func run() -> Int32 {
-        makeFoldersPrivate()
+        // Once, at start: the umask covers what is created from now on.
+        let folders = BaseDirectory.makeQuaverFoldersPrivate()
+        folders.changed.forEach { log.notice("\($0)") }
+        folders.refused.forEach { log.warning("\($0)") }
         do {
-            let connection = try connect()
-            try claimName(on: connection)
+            let connection = try options.busAddress.map { try Connection(address: $0) } ?? Connection.session()
+            // One owner at a time: a second daemon says so on one line and exits 1 (ConnectionError.nameTaken).
+            try connection.requestName(ControlAPI.busName)
             let sink = chooseOutput()
             log.info("sound output: \(sink)")
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
@@ -59,11 +62,15 @@ final class Daemon {
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
-            let scanner = makeTagScanner(player)
+            let scanner = TagScanner.logging(player: player, log: log)
             let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
             // Before the restore, so that a session resumed playing is announced too.
-            let notifier = makeNotifier(player, connection, artwork)
-            recorder = makeRecorder(player)
+            let notifier = TrackNotifier.ifEnabled(settings.notifications.enabled,
+                                                   timeoutSeconds: settings.notifications.timeoutSeconds,
+                                                   player: player, connection: connection, log: log) {
+                artwork.artURL(trackURI: $0.uri, embedded: $0.tags.coverImage)
+            }
+            recorder = SessionRecorder.standard(player: player, log: log)
             let sleepTimer = SleepTimer(player: player, clock: WallClock(),
                                         fade: .milliseconds(Int64(settings.playback.sleepFadeSeconds * 1000)))
             recorder?.sleepTimer = sleepTimer
@@ -77,7 +84,7 @@ final class Daemon {
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let history = makeHistory(player, service)
-            let playlists = makeSavedPlaylists(service)
+            let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
                                          parts: [SleepTimerControl(timer: sleepTimer, player: player),
                                                  OutputsControl(selector: outputs)])
@@ -125,82 +132,33 @@ final class Daemon {
         let requested = options.output ?? settings.audio.output
         guard requested == Configuration.Audio.snapcastOutput else { return SoundOutput.choose(requested, log: log) }
         let snapcast = settings.snapcast, format = snapcast.sampleFormat
-        let output = SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate, bits: format.bits,
-                                    channels: format.channels)
-        let source = "tcp://\(snapcast.host):\(snapcast.port)?name=Quaver&mode=server"
-        return SoundOutput.choose(output.sinkDescription, log: log,
-                                  serverHint: "Start snapserver with the source \(source) in snapserver.conf")
+        return SoundOutput.choose(SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate,
+                                                 bits: format.bits, channels: format.channels), log: log)
     }
 
-    /// The cache, state and data folders (the data one holds saved playlists, whose URLs may carry passwords),
-    /// once, at start (the umask covers what is created from now on). The
-    /// config folder is the user's own, where the daemon writes nothing: it is left as it is.
-    private func makeFoldersPrivate() {
-        for base in [BaseDirectory.cache, .state, .data] {
-            do {
-                if let tightened = try base.makeQuaverFolderPrivate() { log.notice("\(tightened)") }
-            } catch {
-                log.warning("\(error)")
-            }
-        }
-    }
-
-    private func connect() throws -> Connection {
-        if let address = options.busAddress { return try Connection(address: address) }
-        return try Connection.session()
-    }
-
-    /// One owner at a time: a second daemon says so on one line and exits 1 (ConnectionError.nameTaken).
-    private func claimName(on connection: Connection) throws {
-        try connection.requestName(ControlAPI.busName)
-    }
-
-    /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media` ([network] cache-size-mb,
-    /// 0 turns it off), and the retry settings for every network source.
+    /// `[playback] replaygain` and `replaygain-preamp-db`.
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
     }
 
+    /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media`, and the network sources' retries.
     private func networkOptions() -> GStreamerEngine.NetworkOptions {
         let network = settings.network
-        var cache: MediaCache?
-        if network.cacheSizeMB > 0 {
-            do {
-                let folder = try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true)
-                cache = try MediaCache(directory: folder, capacityBytes: UInt64(network.cacheSizeMB) << 20)
-            } catch {
-                log.error("network tracks will not be cached: \(error)")
-            }
-        }
-        return .init(cache: cache, retries: network.retries, connectTimeout: network.connectTimeoutSeconds,
-                     proxy: network.proxy.isEmpty ? nil : network.proxy)
+        return .with(cacheSizeMB: network.cacheSizeMB,
+                     in: { try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true) },
+                     retries: network.retries, connectTimeout: network.connectTimeoutSeconds, proxy: network.proxy, log: log)
     }
 
-    /// `[notifications]`: off unless enabled; the cover is the one MPRIS advertises.
-    private func makeNotifier(_ player: Player, _ connection: Connection, _ artwork: ArtworkCache) -> TrackNotifier? {
-        let wanted = settings.notifications
-        guard wanted.enabled else { return nil }
-        let options = TrackNotifier.Options(timeoutSeconds: wanted.timeoutSeconds > 0 ? wanted.timeoutSeconds : nil) { track in
-            artwork.artURL(trackURI: track.uri, embedded: track.tags.coverImage)
-        }
-        return TrackNotifier(player: player, connection: connection, options: options, log: log)
-    }
-
-    /// Without a usable state folder (no HOME) the daemon still plays; it says that nothing is kept.
-    private func makeRecorder(_ player: Player) -> SessionRecorder? {
-        do {
-            return SessionRecorder(player: player, file: try StateFile.standard(), log: log)
-        } catch {
-            log.error("the queue will not be kept across restarts: \(error)")
-            return nil
-        }
+    /// `[library] folders` resolved: the library's folders, and those saved playlists are written relative to.
+    private var musicFolders: [String] {
+        MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
     }
 
     /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
     /// Lines from the scanner's threads are logged on the loop.
     private func makeLibrary() -> MusicLibrary? {
-        let folders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
+        let folders = musicFolders
         guard !folders.isEmpty else {
             log.info("the music library is off: [library] folders names no folder")
             return nil
@@ -217,22 +175,18 @@ final class Daemon {
         }
     }
 
-    /// The listening history in `$XDG_STATE_HOME/quaver/history.db`, published in MPRIS Metadata; without the file
-    /// (no home folder, a disk error) nothing is counted and everything else works.
+    /// The listening history, published in MPRIS Metadata, and its listens sent as `[scrobble]` asks.
     private func makeHistory(_ player: Player, _ service: MPRISService) -> HistoryRecorder? {
-        let now = { Int64(Date().timeIntervalSince1970) }
-        let database: HistoryDatabase
-        do {
-            database = try HistoryDatabase.open(path: try HistoryDatabase.standardPath(), now: now()) { [log] in log.warning("\($0)") }
-        } catch {
-            log.error("the listening history will not be kept: \(error)")
-            return nil
-        }
-        let history = HistoryRecorder(player: player, database: database, now: now, log: log)
+        guard let (history, path) = HistoryRecorder.standard(player: player, log: log) else { return nil }
         history.onTrackChanged = { [weak service] uri in service?.listeningStatisticsChanged(uri: uri) }
         service.listeningHistory = history
         history.load()
-        if let sender = makeScrobbler(historyPath: database.path) {
+        let scrobble = settings.scrobble, network = settings.network
+        if let sender = ListenBrainzSender.configured(url: scrobble.listenBrainzURL, tokenFile: scrobble.tokenFile,
+                                                      tokenCommand: scrobble.tokenCommand,
+                                                      timeoutSeconds: network.connectTimeoutSeconds,
+                                                      proxy: network.proxy, historyPath: path, log: log) {
+            log.info("listens go to \(PublicText.from(scrobble.listenBrainzURL))")
             history.onStarted = { sender.playingNow(Listen($0)) }
             history.onListen = { _, _ in sender.listenRecorded() }
             sender.start()
@@ -248,47 +202,6 @@ final class Daemon {
         }
     }
 
-    /// `[scrobble]`: nil when no server is set, or no way to read the token is given.
-    private func makeScrobbler(historyPath: String) -> ListenBrainzSender? {
-        let scrobble = settings.scrobble
-        guard !scrobble.listenBrainzURL.isEmpty else { return nil }
-        let token: ScrobbleToken
-        if !scrobble.tokenFile.isEmpty {
-            token = .file(scrobble.tokenFile)
-        } else if !scrobble.tokenCommand.isEmpty {
-            token = .command(scrobble.tokenCommand)
-        } else {
-            log.error("[scrobble] listenbrainz-url is set but neither token-file nor token-command: nothing is sent")
-            return nil
-        }
-        let network = settings.network
-        log.info("listens go to \(PublicText.from(scrobble.listenBrainzURL))")
-        return ListenBrainzSender(options: .init(url: scrobble.listenBrainzURL, token: token,
-                                                 timeoutSeconds: network.connectTimeoutSeconds,
-                                                 proxy: network.proxy.isEmpty ? nil : network.proxy),
-                                  historyPath: historyPath, log: log)
-    }
-
-    /// The saved playlists under `$XDG_DATA_HOME/quaver/playlists`; without a home folder there are none.
-    /// Tracks under the library's folders are saved relative to the playlist.
-    private func makeSavedPlaylists(_ service: MPRISService) -> SavedPlaylists? {
-        let musicFolders = MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
-        do {
-            let folder = try PlaylistFolder.standard(musicFolders: musicFolders)
-            return SavedPlaylists(mpris: service, folder: folder) { Int64(Date().timeIntervalSince1970) }
-        } catch {
-            log.error("playlists cannot be saved: \(error)")
-            return nil
-        }
-    }
-
-    /// Without GstDiscoverer, titles still arrive when each track plays.
-    private func makeTagScanner(_ player: Player) -> TagScanner {
-        let reader = TagReader()
-        reader.onUnavailable = { [log] error in log.warning("queued tracks show tags only once played: \(error)") }
-        return TagScanner(player: player, reader: reader)
-    }
-
     /// The saved session first (a long one arrives after the first answers: SessionRecorder), then the
     /// command line's items after it.
     private func restoreThenEnqueue(into player: Player) {
@@ -300,13 +213,7 @@ final class Daemon {
     }
 
     private func enqueue(_ items: [String], into player: Player) {
-        var uris: [String] = []
-        let workingDirectory = FileManager.default.currentDirectoryPath
-        for (item, bytes) in zip(items, LocalPath.commandLineBytes(of: items)) {
-            let uri = FileURI.uri(forArgumentBytes: bytes, workingDirectory: workingDirectory)
-            do { uris.append(try OpenableURI.check(uri)) } catch { log.error("not queued: \(PublicText.url(item)): \(error)") }
-        }
-        player.add(uris)
+        player.add(OpenableURI.commandLine(items) { log.error("not queued: \($0)") })
         if options.play { player.play() }
     }
 

@@ -38,7 +38,7 @@ struct Quaverd: ParsableCommand {
     func run() throws {
         let settings: Configuration
         do {
-            settings = try loadSettings()
+            settings = try Configuration.load(givenPath: configPath)
         } catch {
             // A refused file stops the daemon: running on defaults would hide the user's typo.
             fputs("quaverd: \(error)\n", stderr)
@@ -66,15 +66,6 @@ struct Quaverd: ParsableCommand {
             }
             logger.log(level: level, "\(domain.isEmpty ? "GLib" : domain): \(message)")
         }
-    }
-
-    /// The file named by `--config` must exist; the standard one may be missing (all defaults).
-    private func loadSettings() throws -> Configuration {
-        guard let configPath else { return try Configuration.load(from: Configuration.standardURL()) }
-        guard FileManager.default.fileExists(atPath: configPath) else {
-            throw ValidationError("\(configPath): no such settings file (given with --config)")
-        }
-        return try Configuration.load(from: URL(fileURLWithPath: configPath))
     }
 }
 

@@ -73,11 +73,11 @@ final class RunningDaemon {
     }
 
     /// The current Metadata with its variants unwrapped (the values keep their D-Bus types).
-    var metadata: [String: DBusValue] { ((try? get("Metadata").dictionaryValue) ?? [:]).mapValues(\.unwrapped) }
-    var status: String? { try? get("PlaybackStatus").stringValue }
+    var metadata: [String: DBusValue] { ((try? get(PlayerProperty.metadata).dictionaryValue) ?? [:]).mapValues(\.unwrapped) }
+    var status: String? { try? get(PlayerProperty.playbackStatus).stringValue }
     var tracks: [String] { (try? get("Tracks", ControlAPI.trackListInterface).stringArrayValue) ?? [] }
-    var currentTrack: String? { metadata["mpris:trackid"]?.stringValue }
-    var positionSeconds: Double { Double((try? get("Position").int64Value) ?? -1) / 1_000_000 }
+    var currentTrack: String? { metadata[MetadataKey.trackID]?.stringValue }
+    var positionSeconds: Double { Double((try? get(PlayerProperty.position).int64Value) ?? -1) / 1_000_000 }
 
     /// Waits until `condition` holds (the daemon works in another process).
     func waitUntil(_ what: String, timeout: Double = 10, _ condition: () -> Bool,

@@ -2,6 +2,7 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
+import QuaverClient
 
 /// A private dbus-daemon and a client connection on it, for benchmarks of the real quaverd.
 final class BenchBus {
@@ -56,9 +57,9 @@ final class BenchBus {
 /// The real quaverd (next to this binary) on a `BenchBus`, with HOME and the XDG folders in `home` so
 /// no user settings or saved state take part.
 final class BenchQuaverd {
-    static let path = ObjectPath(stringLiteral: ControlAPI.objectPath)
-
     let bus: BenchBus
+    /// quaverd's client on the bench's bus; a minute for each call, as a queue of 20 000 tracks is slow to build.
+    let client: QuaverClient
     /// When the process was spawned (`EventLoop.monotonicMicroseconds`), to time later steps from.
     let spawnedAt: Int64
     /// Microseconds from spawning the process to the bus reporting the MPRIS name owned.
@@ -67,6 +68,7 @@ final class BenchQuaverd {
 
     init(on bus: BenchBus, output: String, home: URL, arguments: [String] = []) throws {
         self.bus = bus
+        client = QuaverClient(connection: bus.client, timeout: 60)
         let start = EventLoop.monotonicMicroseconds
         spawnedAt = start
         process = try BenchProcess(Self.binary, ["--bus-address", bus.address, "--output", output] + arguments,
@@ -98,16 +100,6 @@ final class BenchQuaverd {
     }
 
     var pid: pid_t { process.pid }
-
-    @discardableResult
-    func call(_ method: String, _ arguments: [DBusValue] = [], interface: String = ControlAPI.playerInterface) throws -> [DBusValue] {
-        try bus.client.call(destination: ControlAPI.busName, path: Self.path, interface: interface, method: method,
-                            arguments: arguments, timeout: 60)
-    }
-
-    func get(_ property: String) throws -> DBusValue? {
-        try call("Get", [.string(ControlAPI.playerInterface), .string(property)], interface: ControlAPI.propertiesInterface).first?.unwrapped
-    }
 
     func stop() { process.stop() }
 }

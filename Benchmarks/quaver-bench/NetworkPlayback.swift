@@ -4,7 +4,7 @@ import Foundation
 import GStreamerEngine
 import RemoteMedia
 import PlayerCore
-import TestSupport
+import TestRigs
 
 /// Network playback against the tests' nginx on 127.0.0.1 (http and https, started and stopped here):
 /// time to audible playing over a throttled link, time to resume after a far seek and after a load at

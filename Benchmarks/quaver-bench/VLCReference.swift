@@ -1,3 +1,4 @@
+import ControlAPI
 import DBus
 import EventLoop
 import Foundation
@@ -57,7 +58,7 @@ final class VLCReference {
         guard try bus.nameHasOwner(Self.busName) else { return nil }
         let reply = try bus.client.call(destination: Self.busName, path: "/org/mpris/MediaPlayer2",
                                         interface: "org.freedesktop.DBus.Properties", method: "Get",
-                                        arguments: [.string("org.mpris.MediaPlayer2.Player"), .string("PlaybackStatus")])
+                                        arguments: [.string("org.mpris.MediaPlayer2.Player"), .string(PlayerProperty.playbackStatus)])
         return reply.first?.unwrapped.stringValue
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import TestRigs
 
 /// MPD (`mpd`, `mpc` from Debian) indexing the same tree, the reference for the library's first index: MPD reads
 /// a missing database at start, then `mpc rescan --wait` reads every file's tags again, timed. MPD runs with a

@@ -1,6 +1,6 @@
 // quaver-bench: the measurements behind scripts/bench, run on demand, never part of the test suite.
-// A program: it runs the real quaverd and the engine (imports ControlAPI, DBus, EventLoop, GStreamerEngine,
-// PlayerCore, StateStore and, for now, TestSupport).
+// A program: it runs the real quaverd (through QuaverClient) and the engine, beside the programs the tests
+// run too (TestRigs). It lives outside Sources/: it is no part of the product.
 import ArgumentParser
 import Foundation
 

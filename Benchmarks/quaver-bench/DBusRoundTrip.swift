@@ -122,7 +122,7 @@ final class BenchProcess {
     private var stopped = false
 
     /// SIGTERM and reap with waitpid: Foundation's `waitUntilExit` never saw quaverd exit once a
-    /// pulseaudio child ran (TestSupport's SpawnedTool notes the same).
+    /// pulseaudio child ran (TestRigs' SpawnedTool notes the same).
     func stop() {
         guard !stopped else { return }
         stopped = true

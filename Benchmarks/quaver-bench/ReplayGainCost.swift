@@ -1,7 +1,8 @@
 import ArgumentParser
 import DBus
 import Foundation
-import TestSupport
+import QuaverClient
+import TestRigs
 
 /// What ReplayGain costs while playing: two quaverd, one with `replaygain = "off"` (the floor) and one with
 /// "auto" (rgvolume in the filter, the album-run check in the core), each on its own bus, play the same
@@ -40,12 +41,12 @@ struct ReplayGainCost: ParsableCommand {
         defer { daemons.forEach { $0.stop() } }
         var off: [Double] = [], on: [Double] = []
         for _ in 0..<runs {
-            for daemon in daemons { try daemon.call("OpenUri", [.string(URL(fileURLWithPath: file).absoluteString)]) }
+            for daemon in daemons { try daemon.client.openURI(URL(fileURLWithPath: file).absoluteString) }
             Thread.sleep(forTimeInterval: 1.5)  // both past start-up and preroll
             let perMinute = ProcessCounters.cpuPerMinute(daemons.map(\.pid), over: seconds)
             off.append(perMinute[0])
             on.append(perMinute[1])
-            for daemon in daemons { try daemon.call("Stop") }
+            for daemon in daemons { try daemon.client.stop() }
         }
         let format = { (values: [Double]) in values.map { String(format: "%.3f", $0) }.joined(separator: " ") }
         print("FLAC CPU s/min, replaygain off: \(format(off)); auto: \(format(on))")

@@ -3,10 +3,11 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
-import TestSupport
+import QuaverClient
+import TestRigs
 
 /// How long a GNOME desktop user waits, after quaverd starts, for the media card to show the track as it is:
-/// title, artist and the cover image loaded. GNOME Shell 43 runs headless (TestSupport's GnomeShell) with
+/// title, artist and the cover image loaded. GNOME Shell 43 runs headless (TestRigs' GnomeShell) with
 /// the date menu open; the card is read through Eval every 5 ms.
 struct GnomeCard: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,9 +65,7 @@ struct GnomeCard: ParsableCommand {
             if named == nil {
                 if try nameHasOwner(client) { named = elapsed() }
             } else if served == nil {
-                _ = try client.call(destination: ControlAPI.busName, path: ObjectPath(stringLiteral: ControlAPI.objectPath),
-                                    interface: ControlAPI.propertiesInterface, method: "GetAll",
-                                    arguments: [.string(ControlAPI.playerInterface)], timeout: 20)
+                _ = try QuaverClient(connection: client, timeout: 20).playerProperties()
                 served = elapsed()
             } else if let shown = try card.read(), shown.title == Self.title, shown.artist == Self.artist, shown.coverLoaded {
                 let complete = elapsed()

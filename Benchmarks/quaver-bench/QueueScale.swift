@@ -3,6 +3,7 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
+import QuaverClient
 
 /// A large queue on the real quaverd (private bus, private HOME, `fakesink sync=true`), once per size in
 /// the same run so the growth shows: one AddTracks of N local files while a probe process polls
@@ -52,15 +53,14 @@ private struct QueueScaleRun {
         defer { work.remove() }
         var quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: work.home)
         defer { quaverd.stop() }
-        _ = try quaverd.get("PlaybackStatus")
+        _ = try quaverd.client.playbackStatus
         let rssEmpty = ProcessCounters.residentKiB(quaverd.pid)
         let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
         let probe = try BenchProcess(binary, ["queue-scale-probe", "--address", bus.address, "--stop-file", work.stopFile,
                                               "--samples-file", work.samplesFile])
         _ = try probe.firstLine()  // polling has begun
 
-        let added = try window { _ = try quaverd.call("AddTracks", [.stringArray(work.uris), .string("end"), .boolean(false)],
-                                                      interface: ControlAPI.quaverInterface) }
+        let added = try window { _ = try quaverd.client.addTracks(work.uris, at: "end", play: false) }
         let settled = try window { usleep(UInt32(settleSeconds * 1_000_000)) }
         // While a library's tags are being read the queue changes under each save, whose snapshot is then a
         // copy of it: RSS goes up and down by that much every few seconds. The lowest of 12 samples is the
@@ -72,15 +72,13 @@ private struct QueueScaleRun {
         pause()
         let metadataWindow = try window { _ = try metadata(Array(paths.suffix(1000)), quaverd) }
         pause()
-        let replaced = try window { _ = try quaverd.call("ReplaceQueue", [.stringArray(work.uris.reversed()), .boolean(false)],
-                                                         interface: ControlAPI.quaverInterface) }
+        let replaced = try window { _ = try quaverd.client.replaceQueue(work.uris.reversed(), play: false) }
         pause()
         let newPaths = try trackPaths(quaverd)
         pause()
         let middle = newPaths.count / 2
         let removedCount = min(1000, middle)
-        let removed = try window { _ = try quaverd.call("RemoveTracks", [.objectPathArray(Array(newPaths[middle..<middle + removedCount]))],
-                                                        interface: ControlAPI.quaverInterface) }
+        let removed = try window { _ = try quaverd.client.removeTracks(Array(newPaths[middle..<middle + removedCount])) }
         let afterEdits = try window { usleep(2_000_000) }  // the save of the edited queue
         _ = FileManager.default.createFile(atPath: work.stopFile, contents: nil)
         _ = try probe.firstLine()
@@ -167,8 +165,7 @@ private struct Restart {
         var first = true
         while true {
             let start = EventLoop.monotonicMicroseconds
-            let length = Int(try quaverd.call("Get", [.string(ControlAPI.quaverInterface), .string("QueueLength")],
-                                              interface: ControlAPI.propertiesInterface).first?.unwrapped.int64Value ?? -1)
+            let length = Int(try quaverd.client.queueLength())
             let now = EventLoop.monotonicMicroseconds
             if first {
                 firstAnswerMilliseconds = Double(now - quaverd.spawnedAt) / 1000
@@ -250,14 +247,11 @@ private func residentKiBOverThreeSeconds(_ pid: pid_t) -> (lowest: Int, highest:
 }
 
 private func trackPaths(_ quaverd: BenchQuaverd) throws -> [ObjectPath] {
-    let reply = try quaverd.call("Get", [.string(ControlAPI.trackListInterface), .string("Tracks")],
-                                 interface: ControlAPI.propertiesInterface)
-    return (reply.first?.unwrapped.arrayValue ?? []).compactMap(\.objectPathValue)
+    try quaverd.client.trackIDs()
 }
 
 private func metadata(_ ids: [ObjectPath], _ quaverd: BenchQuaverd) throws -> [[String: DBusValue]] {
-    let reply = try quaverd.call("GetTracksMetadata", [.objectPathArray(ids)], interface: ControlAPI.trackListInterface)
-    return (reply.first?.arrayValue ?? []).map { $0.dictionaryValue ?? [:] }
+    try quaverd.client.tracksMetadata(ids)
 }
 
 /// For `queue-scale`: calls Get(PlaybackStatus) every 5 ms (a client polling the player) until the stop
@@ -270,14 +264,12 @@ struct QueueScaleProbe: ParsableCommand {
     @Option var samplesFile: String
 
     func run() throws {
-        let client = try Connection(address: address)
+        let client = QuaverClient(connection: try Connection(address: address), timeout: 60)
         var lines = ""
         var announced = false
         while !FileManager.default.fileExists(atPath: stopFile) {
             let start = EventLoop.monotonicMicroseconds
-            _ = try client.call(destination: ControlAPI.busName, path: BenchQuaverd.path,
-                                interface: ControlAPI.propertiesInterface, method: "Get",
-                                arguments: [.string(ControlAPI.playerInterface), .string("PlaybackStatus")], timeout: 60)
+            _ = try client.playbackStatus
             lines += "\(start) \(EventLoop.monotonicMicroseconds - start)\n"
             if !announced { print("polling"); announced = true }
             usleep(5000)

@@ -3,6 +3,7 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
+import QuaverClient
 
 /// MPRIS latency of the real quaverd (playing into `fakesink sync=true`) on a private bus: OpenUri until
 /// the position advances, Next until the new Metadata is signalled, Get and GetAll alone and while
@@ -40,7 +41,7 @@ struct MPRISLatency: ParsableCommand {
                  target: "< 50", ok: median(next) < 50).emit()
         let floor = try timeCalls { try bus.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                                         interface: "org.freedesktop.DBus", method: "GetId") }
-        let get = try timeCalls { _ = try quaverd.get("PlaybackStatus") }
+        let get = try timeCalls { _ = try quaverd.client.playbackStatus }
         let getAll = try timeCalls { try getAllPlayer(quaverd) }
         let vlcGetAll = try measureVLC(bus)
         for (label, samples) in [("Get", get), ("GetAll", getAll)] {
@@ -68,11 +69,11 @@ struct MPRISLatency: ParsableCommand {
     /// Stop, then OpenUri and poll Position about every millisecond until it is past zero.
     private func measureOpen(_ uri: String, _ quaverd: BenchQuaverd) throws -> [Double] {
         try (0..<opens).map { _ in
-            try quaverd.call("Stop")
+            try quaverd.client.stop()
             usleep(50_000)
             let start = EventLoop.monotonicMicroseconds
-            try quaverd.call("OpenUri", [.string(uri)])
-            while (try quaverd.get("Position")?.int64Value ?? 0) <= 0 {
+            try quaverd.client.openURI(uri)
+            while (try quaverd.client.position) <= 0 {
                 guard EventLoop.monotonicMicroseconds - start < 10_000_000 else {
                     throw BenchError("the position did not advance within 10 s of OpenUri")
                 }
@@ -85,15 +86,14 @@ struct MPRISLatency: ParsableCommand {
     /// A queue of `opens + 1` copies of the file; each Next until PropertiesChanged carries a Metadata
     /// with a new mpris:trackid.
     private func measureNext(_ uri: String, _ quaverd: BenchQuaverd) throws -> [Double] {
-        try quaverd.call("ReplaceQueue", [.stringArray(Array(repeating: uri, count: opens + 1)), .boolean(true)],
-                         interface: ControlAPI.quaverInterface)
+        try quaverd.client.replaceQueue(Array(repeating: uri, count: opens + 1), play: true)
         var trackID: String?
         var changedAt: Int64?
         let rule = MatchRule(sender: ControlAPI.busName, interface: ControlAPI.propertiesInterface, member: "PropertiesChanged",
-                             path: BenchQuaverd.path, arg0: ControlAPI.playerInterface)
+                             path: QuaverClient.path, arg0: ControlAPI.playerInterface)
         let subscription = try quaverd.bus.client.subscribe(rule: rule) { signal in
             guard signal.arguments.count > 1,
-                  let id = signal.arguments[1].dictionaryValue?["Metadata"]?.unwrapped.dictionaryValue?["mpris:trackid"]?
+                  let id = signal.arguments[1].dictionaryValue?[PlayerProperty.metadata]?.unwrapped.dictionaryValue?[MetadataKey.trackID]?
                       .unwrapped.objectPathValue?.description, id != trackID else { return }
             trackID = id
             changedAt = EventLoop.monotonicMicroseconds
@@ -103,7 +103,7 @@ struct MPRISLatency: ParsableCommand {
         return try (0..<opens).map { _ in
             changedAt = nil
             let start = EventLoop.monotonicMicroseconds
-            try quaverd.call("Next")
+            try quaverd.client.next()
             guard EventLoop.main.run(until: { changedAt != nil }, timeout: 10), let end = changedAt else {
                 throw BenchError("no new Metadata within 10 s of Next")
             }
@@ -115,9 +115,9 @@ struct MPRISLatency: ParsableCommand {
     /// GetAll alone in this client while `clients` hammers call it flat out; their calls per second, and
     /// how far the position drifted from the wall clock meanwhile (an underrun stalls the position).
     private func measureUnderLoad(_ quaverd: BenchQuaverd, floor: [Int64]) throws {
-        try quaverd.call("Play")
+        try quaverd.client.play()
         let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
-        let positionBefore = try quaverd.get("Position")?.int64Value ?? 0, started = EventLoop.monotonicMicroseconds
+        let positionBefore = try quaverd.client.position, started = EventLoop.monotonicMicroseconds
         let hammers = try (0..<clients).map { _ in
             try BenchProcess(binary, ["mpris-hammer", "--address", quaverd.bus.address, "--seconds", "\(loadSeconds)"])
         }
@@ -125,7 +125,7 @@ struct MPRISLatency: ParsableCommand {
         usleep(300_000)
         let loaded = try timeCalls { try getAllPlayer(quaverd) }
         let perSecond = try hammers.map { Double(try $0.firstLine()) ?? 0 }.reduce(0, +) / loadSeconds
-        let drift = Double((try quaverd.get("Position")?.int64Value ?? 0) - positionBefore
+        let drift = Double((try quaverd.client.position) - positionBefore
                            - (EventLoop.monotonicMicroseconds - started)) / 1000
         for (name, p) in [("p50", 0.5), ("p99", 0.99)] {
             BenchRow("GetAll \(name) with \(clients) clients flat out, ms", value: percentileMilliseconds(loaded, p),
@@ -155,7 +155,7 @@ struct MPRISLatency: ParsableCommand {
 }
 
 private func getAllPlayer(_ quaverd: BenchQuaverd) throws {
-    try quaverd.call("GetAll", [.string(ControlAPI.playerInterface)], interface: ControlAPI.propertiesInterface)
+    _ = try quaverd.client.playerProperties()
 }
 
 /// Load for `mpris-latency`: calls GetAll(Player) on quaverd back to back for `seconds`, then prints how
@@ -166,12 +166,11 @@ struct MPRISHammer: ParsableCommand {
     @Option var seconds: Double
 
     func run() throws {
-        let client = try Connection(address: address)
+        let client = QuaverClient(connection: try Connection(address: address))
         let end = EventLoop.monotonicMicroseconds + Int64(seconds * 1_000_000)
         var count = 0
         while EventLoop.monotonicMicroseconds < end {
-            _ = try client.call(destination: ControlAPI.busName, path: BenchQuaverd.path, interface: ControlAPI.propertiesInterface,
-                                method: "GetAll", arguments: [.string(ControlAPI.playerInterface)])
+            _ = try client.playerProperties()
             count += 1
         }
         print(count)

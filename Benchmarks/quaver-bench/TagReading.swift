@@ -3,7 +3,7 @@ import EventLoop
 import Foundation
 import GStreamerEngine
 import PlayerCore
-import TestSupport
+import TestRigs
 
 /// Tag reading (TagReader, GstDiscoverer) of hostile files against a normal one, in the same run: in the
 /// background, and at once on the loop (`readNow`, which holds the loop while a track becomes current).

@@ -4,7 +4,8 @@ import DBus
 import EventLoop
 import Foundation
 import Library
-import TestSupport
+import QuaverClient
+import TestRigs
 
 /// The music library at scale: a generated tree of small tagged files in seven formats indexed by the real
 /// quaverd (files/s, the longest wait of a client polling Get(PlaybackStatus) meanwhile, RSS while and after),
@@ -59,18 +60,17 @@ struct LibraryScale: ParsableCommand {
         defer { daemon.stop() }
         var figures = FirstIndex()
         // Waits count from quaverd's first answer on, as the soak's do: before it, quaverd is still starting.
-        _ = try daemon.get("PlaybackStatus")
+        _ = try daemon.client.playbackStatus
         var lastCount: Int64 = 0, lastSample = Date.distantPast
         while lastCount < count {
             let asked = EventLoop.monotonicMicroseconds
-            _ = try daemon.get("PlaybackStatus")
+            _ = try daemon.client.playbackStatus
             let waited = Double(EventLoop.monotonicMicroseconds - asked) / 1000
             figures.longestPollMS = max(figures.longestPollMS, waited)
             if waited > 20 { figures.slowPolls.append((waited, Double(asked - daemon.spawnedAt) / 1_000_000)) }
             if Date().timeIntervalSince(lastSample) > 0.25 {
                 lastSample = Date()
-                lastCount = try daemon.call("Get", [.string(ControlAPI.libraryInterface), .string("TrackCount")],
-                                            interface: ControlAPI.propertiesInterface).first?.int64Value ?? 0
+                lastCount = try daemon.client.libraryTrackCount()
                 figures.peakRSSKiB = max(figures.peakRSSKiB, ProcessCounters.residentKiB(daemon.pid))
             }
             guard EventLoop.monotonicMicroseconds - daemon.spawnedAt < 1_800_000_000 else {
@@ -89,9 +89,8 @@ struct LibraryScale: ParsableCommand {
     /// to the position moving (the output is fakesink in real time), and how many tracks were queued.
     private func playQuery(_ daemon: BenchQuaverd) throws -> (Int, Double) {
         let asked = EventLoop.monotonicMicroseconds
-        let queued = try daemon.call("PlayQuery", [.string("year:1960")], interface: ControlAPI.libraryInterface)
-            .first?.int64Value ?? 0
-        while (try daemon.get("Position")?.int64Value ?? 0) <= 0 {
+        let queued = try daemon.client.playQuery("year:1960")
+        while (try daemon.client.position) <= 0 {
             guard EventLoop.monotonicMicroseconds - asked < 30_000_000 else { throw BenchError("PlayQuery did not play") }
             usleep(1000)
         }

@@ -3,7 +3,8 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
-import TestSupport
+import QuaverClient
+import TestRigs
 
 /// Multi-room playback through Snapcast, on 127.0.0.1:
 ///
@@ -59,8 +60,7 @@ struct SnapcastPlayback: ParsableCommand {
         let recorder = try rig.record(pulse: pulse, into: file)
         usleep(300_000)
         let played = EventLoop.monotonicMicroseconds
-        try quaverd.call("ReplaceQueue", [.stringArray([media.clickTrack.absoluteString]), .boolean(true)],
-                         interface: ControlAPI.quaverInterface)
+        try quaverd.client.replaceQueue([media.clickTrack.absoluteString], play: true)
         Thread.sleep(forTimeInterval: Double(SnapcastMedia.clickTrackSeconds) + 4)
         let stopped = EventLoop.monotonicMicroseconds
         recorder.stop(signal: SIGINT)
@@ -86,7 +86,7 @@ struct SnapcastPlayback: ParsableCommand {
     }
 
     private func cpuPerMinute(_ quaverd: BenchQuaverd, playing tone: URL) throws -> Double {
-        try quaverd.call("ReplaceQueue", [.stringArray([tone.absoluteString]), .boolean(true)], interface: ControlAPI.quaverInterface)
+        try quaverd.client.replaceQueue([tone.absoluteString], play: true)
         try waitFor(quaverd, "Playing")
         Thread.sleep(forTimeInterval: 2)  // start-up and the first buffers are not playback
         return ProcessCounters.cpuPerMinute([quaverd.pid], over: seconds)[0]
@@ -114,7 +114,7 @@ struct SnapcastPlayback: ParsableCommand {
 
     private func waitFor(_ quaverd: BenchQuaverd, _ status: String, timeout: Double = 10) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while try quaverd.get("PlaybackStatus")?.stringValue != status {
+        while try quaverd.client.playbackStatus != status {
             guard Date() < deadline else { throw BenchError("quaverd did not reach \(status) in \(timeout) s") }
             usleep(1_000)
         }

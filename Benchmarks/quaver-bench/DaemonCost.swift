@@ -3,8 +3,9 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
+import QuaverClient
 import StateStore
-import TestSupport
+import TestRigs
 
 /// What the real quaverd costs the machine, each against its floor from the same run:
 ///
@@ -69,7 +70,7 @@ struct DaemonCost: ParsableCommand {
         var owned: [Double] = [], answered: [Double] = []
         for _ in 0..<spawns {
             let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
-            _ = try quaverd.get("PlaybackStatus")
+            _ = try quaverd.client.playbackStatus
             answered.append(Double(EventLoop.monotonicMicroseconds - quaverd.spawnedAt) / 1000)
             owned.append(Double(quaverd.startMicroseconds) / 1000)
             quaverd.stop()
@@ -83,7 +84,7 @@ struct DaemonCost: ParsableCommand {
 
     /// Resident memory of a daemon that answered one call and then sat for `restSeconds`, nothing loaded.
     private func measureRest(_ quaverd: BenchQuaverd) throws {
-        _ = try quaverd.get("PlaybackStatus")
+        _ = try quaverd.client.playbackStatus
         Thread.sleep(forTimeInterval: restSeconds)
         let rest = Double(ProcessCounters.residentKiB(quaverd.pid)) / 1024
         print(String(format: "at rest: VmRSS %.1f MB, VmHWM %.1f MB", rest, Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024))
@@ -124,8 +125,7 @@ struct DaemonCost: ParsableCommand {
     }
 
     private func queueLength(_ quaverd: BenchQuaverd) throws -> Int64 {
-        try quaverd.call("Get", [.string(ControlAPI.quaverInterface), .string("QueueLength")],
-                         interface: ControlAPI.propertiesInterface).first?.unwrapped.int64Value ?? -1
+        try quaverd.client.queueLength()
     }
 
     /// `queued` entries of one real file (the restored current track is loaded), tagged as a scan saves them.
@@ -147,7 +147,7 @@ struct DaemonCost: ParsableCommand {
             let uri = URL(fileURLWithPath: try tone(format, seconds: Int(seconds) + 10, in: directory)).absoluteString
             var ours: [Double] = [], floor: [Double] = []
             for _ in 0..<runs {
-                try quaverd.call("OpenUri", [.string(uri)])
+                try quaverd.client.openURI(uri)
                 let playbin = try BenchProcess("/usr/bin/gst-launch-1.0", ["-q", "playbin", "uri=\(uri)", "audio-sink=\(sink)"])
                 Thread.sleep(forTimeInterval: 1.5)  // both past start-up and preroll
                 let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid, playbin.pid], over: seconds)
@@ -161,14 +161,14 @@ struct DaemonCost: ParsableCommand {
                      value: median(ours), floor: median(floor), format: "%.3f", target: "< floor (0.3 = 0.5 %)",
                      ok: (median(ours) * 1000).rounded() < (median(floor) * 1000).rounded()).emit()  // as printed
         }
-        try quaverd.call("Stop")
+        try quaverd.client.stop()
         return Double(floorRSS) / 1024
     }
 
     private func measurePaused(_ quaverd: BenchQuaverd, _ directory: URL) throws {
-        try quaverd.call("Play")
+        try quaverd.client.play()
         Thread.sleep(forTimeInterval: 1)
-        try quaverd.call("Pause")
+        try quaverd.client.pause()
         Thread.sleep(forTimeInterval: 1)
         let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid], over: idleSeconds)[0]
         BenchRow("CPU s per minute paused", value: perMinute, floor: 0, format: "%.3f", target: "< 0.05",
@@ -185,8 +185,8 @@ struct DaemonCost: ParsableCommand {
             guard Glibc.link(source, link.path) == 0 else { throw BenchError("cannot link \(link.path)") }
             return link.absoluteString
         }
-        try quaverd.call("ReplaceQueue", [.stringArray(uris), .boolean(false)], interface: ControlAPI.quaverInterface)
-        try quaverd.call("Stop")
+        try quaverd.client.replaceQueue(uris, play: false)
+        try quaverd.client.stop()
         // The daemon first reads the new tracks' tags in the background (~500 files/s): that is work, not
         // idling, so wait until it has finished (2 s windows using < 0.5 s per minute) before measuring.
         let readStart = Date()
@@ -200,12 +200,12 @@ struct DaemonCost: ParsableCommand {
         let rss = Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024
         BenchRow("peak RSS with \(queued) queued, MB", value: rss, floor: nil, format: "%.1f", target: "—", ok: nil).emit()
         // Playing through the long queue: the state file must not be written whole every second.
-        try quaverd.call("Play")
+        try quaverd.client.play()
         Thread.sleep(forTimeInterval: 1.5)
         let playing = ProcessCounters.cpuPerMinute([quaverd.pid], over: seconds)[0]
         BenchRow("CPU s per minute playing FLAC, \(queued) queued", value: playing, floor: nil, format: "%.3f",
                  target: "—", ok: nil).emit()
-        try quaverd.call("Stop")
+        try quaverd.client.stop()
     }
 
     /// quaverd plays the two halves of the sweep into wavenc; the recording must equal the sweep.
@@ -259,7 +259,7 @@ func tone(_ format: String, seconds: Int, in directory: URL) throws -> String {
     return target
 }
 
-/// The fixtures' gapless sweep (TestSupport's `Fixtures`, whose generator cannot run here: Foundation's
+/// The fixtures' gapless sweep (TestRigs' `Fixtures`, whose generator cannot run here: Foundation's
 /// Process never sees its tools exit while pulseaudio is our child), split at the same odd frame.
 private struct Sweep {
     let whole: URL

@@ -1,0 +1,22 @@
+import Logging
+
+extension ListenBrainzSender {
+    /// The sender `[scrobble]` asks for (docs/settings-and-state.md): nil when it names no server, or names one but
+    /// neither a token file nor a token command (said in the log, since listens would silently wait).
+    public static func configured(url: String, tokenFile: String, tokenCommand: String, timeoutSeconds: Double,
+                                  proxy: String, historyPath: String, log: Logger) -> ListenBrainzSender? {
+        guard !url.isEmpty else { return nil }
+        let token: ScrobbleToken
+        if !tokenFile.isEmpty {
+            token = .file(tokenFile)
+        } else if !tokenCommand.isEmpty {
+            token = .command(tokenCommand)
+        } else {
+            log.error("[scrobble] listenbrainz-url is set but neither token-file nor token-command: nothing is sent")
+            return nil
+        }
+        return ListenBrainzSender(options: .init(url: url, token: token, timeoutSeconds: timeoutSeconds,
+                                                 proxy: proxy.isEmpty ? nil : proxy),
+                                  historyPath: historyPath, log: log)
+    }
+}

@@ -1,0 +1,57 @@
+"""storm: valid calls as fast as one client sends them, in every mix."""
+import time
+
+import dbus
+
+from soaklib.bus import NO_TRACK, PLAYER, PROPS, QUAVER, TRACKLIST, queue_ids
+
+
+def storm_ops(s, files):
+    rnd = s.rnd
+
+    def current():
+        meta = s.prop(PLAYER, "Metadata")
+        return str(meta.get("mpris:trackid", NO_TRACK)) if isinstance(meta, dict) else NO_TRACK
+
+    def some_id():
+        ids = s.prop(TRACKLIST, "Tracks")
+        return str(rnd.choice(ids)) if ids and not isinstance(ids, Exception) else NO_TRACK
+
+    return {
+        "open": [lambda: s.send(PLAYER, "OpenUri", "s", [rnd.choice(files)])],
+        "transport": [lambda m=m: s.send(PLAYER, m, "", []) for m in
+                      ("Play", "Pause", "PlayPause", "Stop", "Next", "Previous")],
+        "seek": [lambda: s.send(PLAYER, "Seek", "x", [rnd.randint(-40_000_000, 40_000_000)]),
+                 lambda: s.send(PLAYER, "SetPosition", "ox", [current(), rnd.randint(0, 5_000_000)])],
+        "rate": [lambda: s.send(PROPS, "Set", "ssv", [PLAYER, "Rate", dbus.Double(rnd.choice([0.5, 1.0, 1.5, 2.0]))])],
+        "volume": [lambda: s.send(PROPS, "Set", "ssv", [PLAYER, "Volume", dbus.Double(rnd.random())])],
+        "loop": [lambda: s.send(PROPS, "Set", "ssv", [PLAYER, "LoopStatus", rnd.choice(["None", "Track", "Playlist"])]),
+                 lambda: s.send(PROPS, "Set", "ssv", [PLAYER, "Shuffle", dbus.Boolean(rnd.random() < 0.5)])],
+        "tracklist": [lambda: s.send(TRACKLIST, "AddTrack", "sob", [rnd.choice(files), some_id(), rnd.random() < 0.3]),
+                      lambda: s.send(TRACKLIST, "RemoveTrack", "o", [some_id()]),
+                      lambda: s.send(TRACKLIST, "GoTo", "o", [some_id()]),
+                      lambda: s.send(TRACKLIST, "GetTracksMetadata", "ao", [[some_id()]])],
+        "queue": [lambda: s.send(QUAVER, "AddTracks", "assb", [rnd.sample(files, 2), rnd.choice(["end", "next", "start"]),
+                                                               rnd.random() < 0.2]),
+                  lambda: s.send(QUAVER, "MoveTrack", "oo", [some_id(), some_id()]),
+                  lambda: s.send(QUAVER, "RemoveTracks", "ao", [[some_id()]]),
+                  lambda: s.send(QUAVER, "GetQueueRange", "uu", [0, 5])],
+    }
+
+
+STORM_MIXES = [("open", "rate"), ("open", "seek"), ("transport", "rate"), ("open", "transport", "seek"),
+               ("tracklist", "transport", "seek"), ("queue", "transport", "rate", "loop"),
+               ("open", "transport", "seek", "rate", "volume", "loop", "tracklist", "queue")]
+
+
+def run_storm(s, files, calls, deadline):
+    ops = storm_ops(s, files)
+    per_mix = max(1, calls // len(STORM_MIXES))
+    for mix in STORM_MIXES:
+        pool = [op for kind in mix for op in ops[kind]]
+        for _ in range(per_mix):
+            if time.monotonic() > deadline:
+                return
+            s.rnd.choice(pool)()
+            if s.calls % 500 == 0:
+                queue_ids(s)  # must answer
