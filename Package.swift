@@ -12,8 +12,9 @@ import PackageDescription
 //   engine      GStreamerEngine: PlayerCore.AudioEngine on playbin
 //   adapters    MPRIS, DesktopEvents, DesktopNotifications, Session (and the file adapters below);
 //               QuaverClient, quaverd as its clients see it
-//   programs    quaverd, quaver (with QuaverVersion, and TerminalText for what the CLI prints),
-//               quaver-snapcast-plugin; quaver-bench (Benchmarks/), with the tests' TestRigs
+//   programs    quaverd, QuaverCLI (with QuaverVersion, and TerminalText for what the CLI prints),
+//               SnapcastPlugin: each program's code; their entry points in Sources/programs, where quaver is
+//               the release's one program; quaver-bench (Benchmarks/), with the tests' TestRigs
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
