@@ -24,6 +24,8 @@ final class Pipeline {
     let audioFilter: FilterSlot?
     /// ReplayGain "auto": the `rgvolume` whose album mode follows each item.
     let albumMode: AlbumModeSwitch?
+    /// The equaliser's elements in the filter, given its gains again whenever the filter is renewed.
+    let equalizer: EqualizerStage
     /// Keeps this playbin's switch to the next item and its way down to NULL apart.
     let groupSwitch = GroupSwitch()
     private var connections: [SignalConnection] = []
@@ -49,14 +51,18 @@ final class Pipeline {
         playbin.set("video-sink", try Element.make("fakesink"))
         // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
         // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
-        // The filter (with the ReplayGain elements when asked for) sits in a FilterSlot, renewed at every NULL
+        // The filter (with the ReplayGain elements when asked for, and the equaliser) sits in a FilterSlot, renewed at every NULL
         // (see FilterSlot for the scaletempo bug).
         let replayGain = configuration.replayGain
         let albumMode = replayGain.mode == .auto ? AlbumModeSwitch() : nil
         self.albumMode = albumMode
+        let equalizer = EqualizerStage()
+        self.equalizer = equalizer
         audioFilter = try FilterSlot(name: "audio-filter") {
-            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
+            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"),
+                                                    equalizer: EqualizerStage.fragment)
             albumMode?.use(filter)
+            equalizer.use(filter)
             return filter
         }
         if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }

@@ -60,6 +60,7 @@ extension GStreamerEngine {
                                      remoteSlot: remoteSlot, wantedRate: wantedRate)
             fresh.watchBus { [weak self] message in self?.handle(message) }
             fresh.playbin.set("volume", volume)
+            fresh.equalizer.set(preAmp: pipeline.equalizer.preAmp, gains: pipeline.equalizer.gains)
             pipeline = fresh
         } catch {
             Self.log.error("no new playbin could be built (\(error)): nothing plays")

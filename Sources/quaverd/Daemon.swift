@@ -85,9 +85,10 @@ final class Daemon {
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let history = makeHistory(player, service)
             let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
+            let equalizer = makeEqualizer(engine)
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
                                          parts: [SleepTimerControl(timer: sleepTimer, player: player),
-                                                 OutputsControl(selector: outputs)])
+                                                 OutputsControl(selector: outputs)] + (equalizer.map { [$0] } ?? []))
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             playlists?.library = library
@@ -140,6 +141,26 @@ final class Daemon {
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
+    }
+
+    /// The equaliser on org.quaver.Quaver1, its gains given to the engine and its state kept in the state file;
+    /// the user's presets are read from `$XDG_CONFIG_HOME/quaver/eq` whenever they are listed or chosen, and a
+    /// file that cannot be used is logged once. `nil` (and a line saying why) without GStreamer's equalizer plugin.
+    private func makeEqualizer(_ engine: GStreamerEngine) -> EqualizerControl? {
+        guard GStreamerEngine.hasEqualizer else {
+            log.warning("no equaliser: GStreamer's equalizer plugin (gst-plugins-good) is not installed")
+            return nil
+        }
+        var logged: Set<String> = []
+        let control = EqualizerControl(apply: { engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains) }) { [log] in
+            guard let folder = try? EqualizerPresetFiles.standardFolder() else { return [] }
+            let files = EqualizerPresetFiles(folder: folder)
+            for problem in files.problems where logged.insert(problem).inserted { log.warning("equaliser preset left out: \(problem)") }
+            return files.presets
+        }
+        recorder?.equalizerRestored = { [weak control] in control?.restore($0) }
+        control.changed = { [weak recorder] in recorder?.equalizer = $0 }
+        return control
     }
 
     /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media`, and the network sources' retries.
