@@ -58,7 +58,7 @@ final class Daemon {
             log.info("sound output: \(sink)")
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
                                                                  replayGain: replayGain()))
-            let player = Player(engine: engine)
+            let player = Player(engine: fading(engine))
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
@@ -135,6 +135,12 @@ final class Daemon {
         let snapcast = settings.snapcast, format = snapcast.sampleFormat
         return SoundOutput.choose(SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate,
                                                  bits: format.bits, channels: format.channels), log: log)
+    }
+
+    /// The engine behind `[playback] fade-on-pause-ms` and `fade-on-skip-ms`: as it is when both are 0.
+    private func fading(_ engine: GStreamerEngine) -> AudioEngine {
+        let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
+        return fades == Fades() ? engine : FadingEngine(engine, fades: fades, clock: WallClock())
     }
 
     /// `[playback] replaygain` and `replaygain-preamp-db`.
