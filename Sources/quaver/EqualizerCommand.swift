@@ -13,7 +13,9 @@ struct Equalizer: ParsableCommand {
             """)
 
     @OptionGroup var options: ClientOptions
-    @Argument(help: "A preset's name, off, or BAND=dB pairs.") var settings: [String] = []
+    @Argument(help: "A preset's name, off, or BAND=dB pairs.",
+              completion: .list([EqualizerPresets.off] + EqualizerPresets.shipped.map(\.name)))
+    var settings: [String] = []
 
     func run() throws {
         let client = try options.connect()
