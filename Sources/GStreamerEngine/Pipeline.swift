@@ -26,6 +26,8 @@ final class Pipeline {
     let albumMode: AlbumModeSwitch?
     /// Keeps this playbin's switch to the next item and its way down to NULL apart.
     let groupSwitch = GroupSwitch()
+    /// Pipelines given up in a row, this one's predecessors, without a preroll between them (loop thread).
+    var replacementsInARow = 0
     private var connections: [SignalConnection] = []
     private var probes: [AnyObject] = []
     private var busWatch: BusWatch?
