@@ -34,19 +34,15 @@ extension GStreamerEngine {
     var playbin: Element { pipeline.playbin }
     var output: Element { pipeline.output }
     var network: NetworkOptions { configuration.network }
-    var rate: Double { wantedRate.withLock { $0 } }
+    var rate: Double { streaming.rate }
     /// The item whose stream has started, until stop/load/failure.
     var current: EngineItem? { state.loaded.current }
 
     /// The prepared item goes to the handover; a local file is checked first (NextItemCheck).
     func prepareHandover(_ item: EngineItem?) {
-        if let item, handover.refresh(item) { return }
-        handover.prepare(item, remote: prepareRemote(for: item))
-        if let item, item.isLocalFile {
-            let handover = handover
-            let groupSwitch = pipeline.groupSwitch
-            nextItemCheck.check(item, passed: { handover.checked($0, file: $1) }, ended: { groupSwitch.nudge() })
-        }
+        if let item, streaming.refresh(item) { return }
+        streaming.prepare(item, remote: prepareRemote(for: item))
+        if let item, item.isLocalFile { nextItemCheck.check(item) }
         startPrefetchIfIdle()
     }
 
@@ -89,10 +85,9 @@ extension GStreamerEngine {
     /// A seek on playbin at the rate asked for; `nil` when playbin did not come back (it has been replaced).
     func seekPlaybin(_ request: SeekRequest) -> Bool? {
         let rate = rate
-        let groupSwitch = pipeline.groupSwitch
-        groupSwitch.seekQueued()  // a switch waiting for the next file's check holds the lock this seek needs
+        let returned = pipeline.seekQueued()  // a switch waiting for the next file's check holds the lock this seek needs
         return bounded("a seek") { playbin in
-            defer { groupSwitch.seekReturned() }
+            defer { returned() }
             return playbin.seek(to: request.target, rate: rate, exact: request.exact)
         }
     }

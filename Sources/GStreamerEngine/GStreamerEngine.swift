@@ -7,8 +7,8 @@
 //        │
 //        ▼
 //   playbin ──▶ [scaletempo] ──▶ configured sink ("pulsesink" by default)
-//     │ about-to-finish (streaming thread): takes the prepared item from Handover;
-//     │ the switch to it runs on until `drained` ends (GroupSwitch)
+//     │ about-to-finish, probes, source-setup (streaming threads): only StreamingSide, one lock
+//     │ (the prepared item: Handover.swift; the switch to it runs on until `drained` ends: GroupSwitch.swift)
 //     ▼
 //   bus ── watch (loop thread) ──▶ apply(.bus) ──▶ AudioEngineEvent ──▶ delegate
 //
@@ -34,12 +34,10 @@ public final class GStreamerEngine: AudioEngine {
     let configuration: Configuration
     /// The playbin playing, with its output and filter; replaced when GStreamer deadlocks inside it.
     var pipeline: Pipeline
-    let handover = Handover()
-    let nextItemCheck = NextItemCheck(timeout: .seconds(5))
-    /// The remote file the current `appsrc://` serves, shared with `source-setup`.
-    let remoteSlot = LockedValue<RemoteFile?>(nil)
-    /// The playback rate, shared with each pipeline's rate probe, which gives it to every new stream's segment.
-    let wantedRate = LockedValue(1.0)
+    /// Everything the streaming threads touch, behind one lock: the items handed over, the switch and the
+    /// next file's check, the remote file served, the rate, ReplayGain's element and tags.
+    let streaming = StreamingSide()
+    let nextItemCheck: NextItemCheck
     /// The loop side's state: changed by `apply` only, in this file.
     private(set) var state = EngineState()
     /// What the core was last told about the stream playing (BusHandling).
@@ -50,8 +48,8 @@ public final class GStreamerEngine: AudioEngine {
     public init(configuration: Configuration = Configuration()) throws {
         GStreamer.initialize()
         self.configuration = configuration
-        pipeline = try Pipeline(configuration, handover: handover, nextItemCheck: nextItemCheck,
-                                remoteSlot: remoteSlot, wantedRate: wantedRate)
+        nextItemCheck = NextItemCheck(streaming: streaming, timeout: .seconds(5))
+        pipeline = try Pipeline(configuration, streaming: streaming)
         pipeline.watchBus { [weak self] message in self?.apply(.bus(message)) }
     }
 
@@ -59,7 +57,7 @@ public final class GStreamerEngine: AudioEngine {
         pipeline.disconnect()
         _ = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
         state.loaded.remote?.file.close()
-        handover.reset(loading: nil)
+        streaming.reset(loading: nil)
     }
 
     /// The position heard now; the last good one while a seek, a load or a recovery is under way.
@@ -96,17 +94,17 @@ public final class GStreamerEngine: AudioEngine {
 
     private func loadItem(_ item: EngineItem, at position: Duration, playing: Bool) {
         teardown()
-        handover.reset(loading: item)
+        streaming.reset(loading: item)
         state.wantsPlaying = playing
         state.phase = .loading(Start(position: position))
         begin(item)
     }
 
     private func refresh(_ item: EngineItem) {
-        _ = handover.refresh(item)
+        _ = streaming.refresh(item)
         if state.loaded.current?.id == item.id { state.loaded.current = item }
-        let heardNext = handover.pending.map { $0.id == item.id } ?? (state.loaded.current?.id == item.id)
-        if heardNext { pipeline.albumMode?.set(albumGain: item.sharesAlbumWithNeighbour) }
+        let heardNext = streaming.pending.map { $0.id == item.id } ?? (state.loaded.current?.id == item.id)
+        if heardNext, pipeline.switchesAlbumMode { streaming.setAlbumGain(item.sharesAlbumWithNeighbour) }
     }
 
     private func startPlaying() {
@@ -131,7 +129,7 @@ public final class GStreamerEngine: AudioEngine {
 
     private func stopPlaying() {
         teardown()
-        handover.reset(loading: nil)
+        streaming.reset(loading: nil)
         state.wantsPlaying = false
     }
 
@@ -157,7 +155,7 @@ public final class GStreamerEngine: AudioEngine {
     private func changeRate(to rate: Double) {
         let clamped = min(2, max(0.5, rate))
         guard clamped != self.rate else { return }
-        wantedRate.withLock { $0 = clamped }
+        streaming.rate = clamped
         switch state.phase {
         case .loading(var start):
             start.applyRate = true
@@ -184,14 +182,14 @@ public final class GStreamerEngine: AudioEngine {
     /// local files go to playbin once their WAV layout is checked (`WAVGuard`), the rest as they are.
     private func begin(_ item: EngineItem) {
         if let refusal = WAVGuard.refusal(fileURI: item.uri) {
-            handover.reset(loading: nil)
+            streaming.reset(loading: nil)
             state.phase = .idle
             emit(.failed(item.id, refusal))
             return
         }
         guard let file = remoteFile(for: item) else { return startPlaybin(item.uri) }
         state.loaded.remote = (file, item)
-        remoteSlot.withLock { $0 = file }
+        streaming.servedFile = file
         file.start()
     }
 
@@ -207,7 +205,7 @@ public final class GStreamerEngine: AudioEngine {
     /// prepared file that is not playing yet reports nothing that matters (`canServe` says if it is ready).
     private func remoteFileReported(_ event: RemoteFileEvent, from file: RemoteFile) {
         let loaded = state.loaded.remote.flatMap { $0.file === file ? $0.item : nil }
-        guard let item = loaded ?? handover.handedItem(servedBy: file) else { return }
+        guard let item = loaded ?? streaming.handedItem(servedBy: file) else { return }
         switch event {
         case .ready: if state.loaded.playbinURI == nil { startPlaybin("appsrc://") }
         case .live:
@@ -218,7 +216,7 @@ public final class GStreamerEngine: AudioEngine {
         case .complete: startPrefetchIfIdle()
         case .failed(let kind, let text):
             teardown()
-            handover.reset(loading: nil)
+            streaming.reset(loading: nil)
             emit(.failed(item.id, EngineError(kind, text)))
         }
     }
@@ -226,7 +224,7 @@ public final class GStreamerEngine: AudioEngine {
     private func closeRemoteFile() {
         state.loaded.remote?.file.close()
         state.loaded.remote = nil
-        remoteSlot.withLock { $0 = nil }
+        streaming.servedFile = nil
     }
 
     /// Back to NULL (synchronous going down) and drop the old stream's queued messages, so nothing
@@ -256,7 +254,7 @@ public final class GStreamerEngine: AudioEngine {
 
     /// The oldest item handed to playbin is now heard (or, while loading, prerolled).
     private func streamStarted() {
-        guard let handed = handover.streamStarted() else { return }
+        guard let handed = streaming.streamStarted() else { return }
         let item = handed.item
         let restarted = state.phase.restartsCurrent && item == state.loaded.current
         state.loaded.current = item
@@ -270,10 +268,10 @@ public final class GStreamerEngine: AudioEngine {
 
     /// playbin went on to the prepared item by itself (about-to-finish): the previous item's remote
     /// file is done with, and the new one's, if it plays from the cache, is already in the slot.
-    private func switchedGaplessly(to handed: Handover.Handed) {
+    private func switchedGaplessly(to handed: HandoverQueue.Handed) {
         state.loaded.remote?.file.close()
         state.loaded.remote = handed.remote.map { ($0, handed.item) }
-        if state.loaded.remote == nil { remoteSlot.withLock { $0 = nil } }
+        if state.loaded.remote == nil { streaming.servedFile = nil }
         state.loaded.playbinURI = handed.remote == nil ? handed.item.uri : "appsrc://"
         state.loaded.liveStream = false
     }
@@ -312,10 +310,10 @@ public final class GStreamerEngine: AudioEngine {
         let fromOutput = message.source.map(output.contains) ?? false
         Self.log.debug("error from \(message.sourceName): \(error.message)")
         if fromOutput && (state.loaded.outputWorked || state.phase.isRecovering) { return outputLost(error.message) }
-        guard let item = handover.pending ?? state.loaded.current else { return }
+        guard let item = streaming.pending ?? state.loaded.current else { return }
         let failure = Self.failure(error, of: item, fromOutput: fromOutput, pluginMissing: state.loaded.pluginMissing)
         teardown()
-        handover.reset(loading: nil)
+        streaming.reset(loading: nil)
         emit(.failed(item.id, failure))
     }
 
@@ -369,7 +367,7 @@ public final class GStreamerEngine: AudioEngine {
             state.phase = .idle
             return
         }
-        handover.reset(loading: current)
+        streaming.reset(loading: current)
         recovery.resume.applyRate = false
         recovery.attempting = true
         state.phase = .recovering(recovery)
@@ -395,11 +393,11 @@ public final class GStreamerEngine: AudioEngine {
     /// The pipeline got stuck in a change the loop asked for while an item was loaded: that item starts
     /// again in a new pipeline, at the newest position known, playing if the user last asked for that.
     private func restartInNewPipeline(stuckIn what: String) {
-        let item = state.loaded.current ?? handover.pending
+        let item = state.loaded.current ?? streaming.pending
         var start = state.phase.resumption(at: state.lastPosition)
         replaceStuckPipeline(stuckIn: what)
         guard let item, pipeline.replacementsInARow <= Self.replacementsPerItem else { return giveUp(item) }
-        handover.restart(item)
+        streaming.restart(item)
         start.applyRate = rate != 1
         start.restartsCurrent = item == state.loaded.current
         if case .recovering(var recovery) = state.phase {
@@ -417,7 +415,7 @@ public final class GStreamerEngine: AudioEngine {
     /// whatever command found the pipeline stuck).
     private func giveUp(_ item: EngineItem?) {
         teardown()
-        handover.reset(loading: nil)
+        streaming.reset(loading: nil)
         guard let item else { return }
         let failure = EngineError(.other, "\(item.uri): GStreamer stopped answering while playing it")
         EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, failure)) }

@@ -58,8 +58,7 @@ extension GStreamerEngine {
         let replacements = pipeline.replacementsInARow + 1
         pipeline.replacementsInARow = replacements
         do {
-            let fresh = try Pipeline(configuration, handover: handover, nextItemCheck: nextItemCheck,
-                                     remoteSlot: remoteSlot, wantedRate: wantedRate)
+            let fresh = try Pipeline(configuration, streaming: streaming)
             fresh.watchBus { [weak self] message in self?.apply(.bus(message)) }
             fresh.playbin.set("volume", state.volume)
             fresh.replacementsInARow = replacements

@@ -2,8 +2,9 @@ import Foundation
 import XCTest
 
 /// The engine's shape, held to what docs/ARCHITECTURE.md says of it ("Engine"): one value for the loop side's
-/// state, changed in one file; the resume target worked out once; small functions. These read the sources,
-/// as ArchitectureMapTests does, so a change that spreads the state again fails here, not in a review.
+/// state, changed in one file; the resume target worked out once; few locks (what the streaming threads touch is
+/// behind one); small functions. These read the sources, as ArchitectureMapTests does, so a change that spreads
+/// the state or the locks again fails here, not in a review.
 final class EngineShapeTests: XCTestCase {
     private static let engine = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/GStreamerEngine")
@@ -35,6 +36,27 @@ final class EngineShapeTests: XCTestCase {
                 .map { "\(name): \($0.trimmingCharacters(in: .whitespaces))" }
         }
         XCTAssertEqual(lines.count, 1, "the resume-target chain: \(lines)")
+    }
+
+    /// `StreamingSide`'s lock, the bounded calls' (`BoundedCall`) and the remote WAV check's reader's
+    /// (`ChunkHeaderReader`), at the time of writing.
+    func testLocksAreCreatedAtMostFiveTimesInAtMostThreeFiles() throws {
+        let creation = try NSRegularExpression(
+            pattern: #"\b(Mutex|LockedValue|NSCondition|NSLock|ConditionLock|DispatchSemaphore)(<[^>]*>)?\("#)
+        let sites = try Self.sources().flatMap { name, text in
+            Self.code(text).filter { creation.firstMatch(in: $0, range: NSRange($0.startIndex..., in: $0)) != nil }
+                .map { "\(name): \($0.trimmingCharacters(in: .whitespaces))" }
+        }
+        let files = Set(sites.map { $0.prefix { $0 != ":" } })
+        XCTAssertLessThanOrEqual(sites.count, 5, "lock creation sites: \(sites)")
+        XCTAssertLessThanOrEqual(files.count, 3, "files creating locks: \(files.sorted())")
+    }
+
+    func testNoEngineFunctionIsLongerThanFortyLines() throws {
+        let long = try Self.sources().flatMap { name, text in
+            Self.functionLengths(in: Self.code(text)).filter { $0.lines > 40 }.map { "\(name): \($0.head) (\($0.lines) lines)" }
+        }
+        XCTAssertEqual(long, [], "engine functions over 40 lines")
     }
 
     // MARK: Reading the sources
@@ -82,5 +104,37 @@ final class EngineShapeTests: XCTestCase {
             if !hasGetter { names.append(declared) }
         }
         return names
+    }
+
+    /// Each `func`, `init` and `deinit` with a body: its first line and its length in lines, from the declaration
+    /// to its closing brace (braces counted outside string literals).
+    static func functionLengths(in lines: [String]) -> [(head: String, lines: Int)] {
+        let declaration = try? NSRegularExpression(pattern: #"^\s*[\w@() ]*\b(func\s|init[(<?]|deinit\b)"#)
+        var found: [(head: String, lines: Int)] = []
+        for (start, line) in lines.enumerated()
+        where declaration?.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+            var depth = 0, opened = false
+            for (offset, body) in lines[start...].enumerated() {
+                let braces = braceBalance(body)
+                depth += braces.balance
+                opened = opened || braces.opened
+                if opened, depth <= 0 {
+                    found.append((line.trimmingCharacters(in: .whitespaces), offset + 1))
+                    break
+                }
+            }
+        }
+        return found
+    }
+
+    private static func braceBalance(_ line: String) -> (balance: Int, opened: Bool) {
+        var balance = 0, opened = false, inString = false
+        for character in line {
+            if character == "\"" { inString.toggle() }
+            guard !inString else { continue }
+            if character == "{" { balance += 1; opened = true }
+            if character == "}" { balance -= 1 }
+        }
+        return (balance, opened)
     }
 }

@@ -56,14 +56,14 @@ extension GStreamerEngine {
     func startPrefetchIfIdle() {
         let loaded = state.loaded
         let idle = loaded.remote.map { $0.file.isComplete } ?? (loaded.playbinURI?.hasPrefix("file:") ?? false)
-        if idle { handover.preparedRemote?.start() }
+        if idle { streaming.preparedRemote?.start() }
     }
 
     /// playbin's `source-setup` (any thread): our appsrc gets the remote file's bytes; playbin's own
     /// http source gets the configured retries and timeout (souphttpsrc `retries`, `timeout`).
-    static func setUpSource(_ source: Element, slot: LockedValue<RemoteFile?>, network: NetworkOptions) {
+    static func setUpSource(_ source: Element, serving file: @autoclosure () -> RemoteFile?, network: NetworkOptions) {
         if let appSource = AppSource(source) {
-            slot.withLock { $0 }?.attach(appSource)
+            file()?.attach(appSource)
             return
         }
         if source.hasProperty("retries") { source.set("retries", "\(network.retries)") }
