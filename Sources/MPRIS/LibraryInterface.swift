@@ -78,13 +78,13 @@ public final class LibraryInterface {
                 self?.library?.rescan()
                 return []
             },
-            queueingMethod("PlayQuery", [Argument("query", "s")]) { this, args, uris, reply in
-                this.queue(uris, at: .end, replacing: true, play: true, reply)
+            queueingMethod("PlayQuery", [Argument("query", "s")]) { this, args, entries, reply in
+                this.queue(entries, at: .end, replacing: true, play: true, reply)
             },
             queueingMethod("AddQuery", [Argument("query", "s"), Argument("position", "s"), Argument("play", "b")]) {
-                this, args, uris, reply in
+                this, args, entries, reply in
                 let position = try this.player.queuePosition(named: args[1].stringValue ?? "")
-                this.queue(uris, at: position, replacing: false, play: args[2].boolValue ?? false, reply)
+                this.queue(entries, at: position, replacing: false, play: args[2].boolValue ?? false, reply)
             },
         ]
     }
@@ -99,20 +99,20 @@ public final class LibraryInterface {
         }
     }
 
-    /// PlayQuery and AddQuery: the query's tracks (none is an error, and the queue is unchanged), queued over
+    /// PlayQuery and AddQuery: the query's tracks with their tags (none is an error, and the queue is unchanged), queued over
     /// as many loop turns as a long list takes (QueueEditInSlices); the answer is how many were queued.
     private func queueingMethod(_ name: String, _ inputs: [InterfaceDescription.Argument],
-                                _ body: @escaping (LibraryInterface, [DBusValue], [String], PendingReply) throws -> Void)
+                                _ body: @escaping (LibraryInterface, [DBusValue], [QueueEntry], PendingReply) throws -> Void)
         -> InterfaceDescription.Method {
         InterfaceDescription.Method(name: name, inputs: inputs, outputs: [InterfaceDescription.Argument("queued", "u")]) {
             [weak self] call, reply in
             guard let self else { throw DBusError.failed("the player is shutting down") }
             let query = call.arguments[0].stringValue ?? ""
-            let uris = try catalog().uris(SearchQuery(query))
-            guard !uris.isEmpty else {
+            let entries = try catalog().tracks(SearchQuery(query)).map(QueueEntry.init)
+            guard !entries.isEmpty else {
                 throw DBusError.invalidArgs("nothing in the library matches \"\(query)\"; the queue is unchanged")
             }
-            try body(self, call.arguments, uris, reply)
+            try body(self, call.arguments, entries, reply)
         }
     }
 
@@ -125,8 +125,8 @@ public final class LibraryInterface {
         }
     }
 
-    private func queue(_ uris: [String], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {
-        QueueEditInSlices(mpris, uris, at: position, replacing: replacing) { [weak self] ids, _ in
+    private func queue(_ entries: [QueueEntry], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {
+        QueueEditInSlices(mpris, entries, at: position, replacing: replacing) { [weak self] ids, _ in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
                 player.goTo(first)
                 player.play()

@@ -45,12 +45,12 @@ public final class ShellSearchProvider {
             },
             method("ActivateResult", [Argument("identifier", "s"), Argument("terms", "as"), Argument("timestamp", "u")]) {
                 this, args in
-                try this.play(try this.uris(of: ResultID(args[0].stringValue ?? "")))
+                try this.play(try this.tracks(of: ResultID(args[0].stringValue ?? "")))
                 return []
             },
             method("LaunchSearch", [Argument("terms", "as"), Argument("timestamp", "u")]) { this, args in
                 let query = SearchQuery((args[0].stringArrayValue ?? []).joined(separator: " "))
-                try this.play(try this.library.catalog().uris(query))
+                try this.play(try this.library.catalog().tracks(query))
                 return []
             },
         ]
@@ -83,12 +83,12 @@ public final class ShellSearchProvider {
         let entries: [String: DBusValue]
         switch id {
         case .album(let artist, let title):
-            let uris = try catalog.uris(artist: artist, album: title)
-            guard let first = uris.first else { return nil }
-            entries = ["name": .string(title), "description": .string("Album · \(artist) · \(uris.count) tracks"),
-                       "gicon": .string(cover(of: first) ?? "media-optical")]
+            let tracks = try catalog.tracks(artist: artist, album: title)
+            guard let first = tracks.first else { return nil }
+            entries = ["name": .string(title), "description": .string("Album · \(artist) · \(tracks.count) tracks"),
+                       "gicon": .string(cover(of: first.uri) ?? "media-optical")]
         case .artist(let name):
-            let count = try catalog.uris(artist: name, album: nil).count
+            let count = try catalog.tracks(artist: name, album: nil).count
             guard count > 0 else { return nil }
             entries = ["name": .string(name), "description": .string("Artist · \(count) tracks"), "gicon": .string("avatar-default")]
         case .track(let uri):
@@ -100,20 +100,22 @@ public final class ShellSearchProvider {
         return .variantDictionary(entries.merging(["id": .string(id.text)]) { $1 })
     }
 
-    private func uris(of id: ResultID?) throws -> [String] {
+    private func tracks(of id: ResultID?) throws -> [LibraryTrack] {
         let catalog = try library.catalog()
         switch id {
-        case .album(let artist, let title)?: return try catalog.uris(artist: artist, album: title)
-        case .artist(let name)?: return try catalog.uris(artist: name, album: nil)
-        case .track(let uri)?: return try catalog.track(uri: uri) == nil ? [] : [uri]
+        case .album(let artist, let title)?: return try catalog.tracks(artist: artist, album: title)
+        case .artist(let name)?: return try catalog.tracks(artist: name, album: nil)
+        case .track(let uri)?: return try catalog.track(uri: uri).map { [$0] } ?? []
         case nil: return []
         }
     }
 
-    /// Replaces the queue with `uris` and plays; nothing found changes nothing.
-    private func play(_ uris: [String]) throws {
-        guard !uris.isEmpty else { throw DBusError.invalidArgs("nothing in the library matches; the queue is unchanged") }
-        QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] _, _ in self?.mpris.player.play() }.start()
+    /// Replaces the queue with `tracks` (their tags from the index) and plays; nothing found changes nothing.
+    private func play(_ tracks: [LibraryTrack]) throws {
+        guard !tracks.isEmpty else { throw DBusError.invalidArgs("nothing in the library matches; the queue is unchanged") }
+        QueueEditInSlices(mpris, tracks.map(QueueEntry.init), at: .end, replacing: true) { [weak self] _, _ in
+            self?.mpris.player.play()
+        }.start()
     }
 
     /// The `file://` URL of the track's cover, as the media card gets it (ArtworkCache): the embedded one,
