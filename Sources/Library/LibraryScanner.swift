@@ -6,7 +6,7 @@ import SQLite
 import Synchronization
 import TagLib
 
-/// Keeps the index in step with the music folders, on a thread of its own (ScanThread) with its own connection:
+/// Keeps the index in step with the music folders, on a thread of its own (WorkerThread) with its own connection:
 /// the loop thread never waits for a scan (it only receives `Progress` and `changed` through the closures,
 /// which are called on the scanner's queue and post to the loop themselves).
 ///
@@ -29,7 +29,7 @@ public final class LibraryScanner {
 
     static let batchSize = 256
 
-    private let queue = ScanThread()
+    private let queue = WorkerThread(name: "quaver-scan", niceness: 10)
     private let index: LibraryIndex
     private let folders: [[UInt8]]
     private let note: (String) -> Void

@@ -2,6 +2,7 @@ import ControlAPI
 import DBus
 import Foundation
 import Glibc
+import SQLite
 import TestSupport
 import XCTest
 
@@ -100,6 +101,30 @@ final class LibraryFaultTests: XCTestCase {
         XCTAssertEqual(lines(again, containing: "cannot be written").count, 1, again.logTail)
         XCTAssertEqual(lines(again, containing: "library index").count, 1, "one line about the index: \(again.logTail)")
         again.assertIntact(tracks: ["/org/quaver/Track/1"])
+    }
+
+    /// Another program holding the index's write lock (SQLite's readers are never locked out in WAL mode): searches
+    /// go on, the scan gives up with one line after its 2 s wait, playback and the bus go on; once the lock is gone a
+    /// rescan brings the index up to date.
+    func testAnIndexLockedByAnotherProgramStopsOnlyItsUpdates() throws {
+        try TaggedTree.write((1...2).map { TaggedTree.File("\($0).flac", ["TITLE": "Song \($0)"]) }, under: music)
+        let daemon = try RunningDaemon([uri(try Media.longTone())], home: home)
+        waitForTheFirstScan(daemon)
+        let holder = try Database(path: index.path)
+        try holder.execute("BEGIN EXCLUSIVE")
+        try TaggedTree.write([TaggedTree.File("3.flac", ["TITLE": "Song 3"])], under: music)
+        XCTAssertEqual(try daemon.quaver("rescan").status, 0)
+        daemon.waitUntil("the scan given up") { !self.lines(daemon, containing: "the library scan stopped").isEmpty }
+        XCTAssertEqual(try daemon.quaver("search", ["song"]).stdout.split(separator: "\n").count, 2)
+        try daemon.playerctl("play")
+        daemon.waitUntil("playing") { daemon.status == "Playing" }
+
+        try holder.execute("COMMIT")
+        XCTAssertEqual(try daemon.quaver("rescan").status, 0)
+        daemon.waitUntil("indexed once free") { self.trackCount(daemon) == 3 }
+        XCTAssertEqual(try daemon.quaver("search", ["song"]).stdout.split(separator: "\n").count, 3)
+        XCTAssertEqual(lines(daemon, containing: "the library scan stopped").count, 1, daemon.logTail)
+        daemon.assertIntact(tracks: ["/org/quaver/Track/1"])
     }
 
     /// A second music folder on a disk of its own (a bind mount) that goes away while quaverd runs: a rescan and
