@@ -32,7 +32,12 @@ final class LibraryLoadTests: XCTestCase {
         }
         try Database(path: Self.index(home)).run("UPDATE tracks SET missing = 0")
 
-        let poll = try PollingClient(address: loaded.bus.address)
+        let poll = try PollingClient(address: loaded.bus.address) { connection in
+            _ = try connection.call(destination: ControlAPI.busName, path: RunningDaemon.path,
+                                    interface: ControlAPI.propertiesInterface, method: "Get",
+                                    arguments: [.string(ControlAPI.playerInterface), .string(PlayerProperty.playbackStatus)],
+                                    timeout: 10)
+        }
         var answered: [String] = []
         let call = { (method: String, arguments: [DBusValue], path: String, interface: String) in
             let start = Date()
@@ -53,8 +58,8 @@ final class LibraryLoadTests: XCTestCase {
                  ControlAPI.objectPath, ControlAPI.playlistsInterface)
         try library("PlayQuery", [.string("year:1960")])  // 100 000 rows compared, 1 668 queued
         loaded.waitUntil("playing") { loaded.status == "Playing" }
-        let longest = poll.stop()
-        print("100 000 tracks: \(answered.joined(separator: ", ")); \(poll.count) polls every 20 ms meanwhile, "
+        let (longest, polls) = poll.stop()
+        print("100 000 tracks: \(answered.joined(separator: ", ")); \(polls) polls every 20 ms meanwhile, "
               + "the longest waited \(Int(longest * 1000)) ms")
         XCTAssertEqual(loaded.tracks.count, 1668)
         XCTAssertLessThan(longest, 0.1, "the poll waited for the library")
@@ -77,42 +82,5 @@ final class LibraryLoadTests: XCTestCase {
                 FROM n
                 """, [.text(folder), .integer(Int64(trackCount))])
         }
-    }
-}
-
-/// A client of its own calling `Get(PlaybackStatus)` every 20 ms on a thread of its own, keeping the longest wait.
-private final class PollingClient: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = true
-    private var longest = 0.0
-    private(set) var count = 0
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(address: String) throws {
-        let connection = try Connection(address: address)
-        Thread.detachNewThread { [self] in
-            while lock.withLock({ running }) {
-                let start = Date()
-                _ = try? connection.call(destination: ControlAPI.busName, path: RunningDaemon.path,
-                                         interface: ControlAPI.propertiesInterface, method: "Get",
-                                         arguments: [.string(ControlAPI.playerInterface), .string(PlayerProperty.playbackStatus)],
-                                         timeout: 10)
-                let wait = Date().timeIntervalSince(start)
-                lock.withLock {
-                    longest = max(longest, wait)
-                    count += 1
-                }
-                usleep(20_000)
-            }
-            connection.close()
-            finished.signal()
-        }
-    }
-
-    /// Stops polling and answers the longest wait, in seconds.
-    func stop() -> Double {
-        lock.withLock { running = false }
-        finished.wait()
-        return lock.withLock { longest }
     }
 }
