@@ -17,6 +17,8 @@ import Glibc
 final class EqualizerStage {
     static let preAmpName = "equalizer-preamp"
     static let bandsName = "equalizer"
+    /// The centres the control API names (ControlAPI's `EqualizerSetting.bandFrequencies`, a module the engine may
+    /// not import): `setEqualizer` takes its gains in this order.
     static let bandFrequencies: [Double] = [31.25, 62.5, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
 
     /// The elements as a `gst-launch` fragment for the filter bin, octave-wide bands at the centres above
