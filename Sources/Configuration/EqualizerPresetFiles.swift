@@ -90,3 +90,36 @@ extension TOMLValue {
     /// An integer or a float.
     fileprivate var number: Double? { double ?? int.map(Double.init) }
 }
+
+/// The user's preset folder as the daemon reads it: asked at every listing (a `GetAll` includes it), it reads the
+/// files again only when one of them was added, removed or changed (its name, size or modification time: an
+/// `lstat` each, microseconds), and tells each problem once.
+public final class EqualizerPresetFolder {
+    private let url: URL
+    private var stamp: [String]?
+    private var presets: [(name: String, setting: EqualizerSetting)] = []
+    private var told: Set<String> = []
+
+    public init(url: URL) { self.url = url }
+
+    /// The presets; `report` hears each file left out, the first time it is seen.
+    public func presets(report: (String) -> Void) -> [(name: String, setting: EqualizerSetting)] {
+        let now = currentStamp()
+        guard now != stamp else { return presets }
+        stamp = now
+        let files = EqualizerPresetFiles(folder: url)
+        for problem in files.problems where told.insert(problem).inserted { report(problem) }
+        presets = files.presets
+        return presets
+    }
+
+    /// Each preset file's name, size and modification time, as far as `EqualizerPresetFiles` would read them.
+    private func currentStamp() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { $0.hasSuffix(".toml") }.sorted().prefix(EqualizerPresetFiles.maximumFileCount + 1).map { name in
+            var status = stat()
+            guard lstat(url.appendingPathComponent(name).path, &status) == 0 else { return name }
+            return "\(name) \(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+        }
+    }
+}

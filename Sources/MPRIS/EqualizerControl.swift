@@ -19,8 +19,8 @@ public final class EqualizerControl: InterfacePart {
     private let apply: (EqualizerSetting) -> Void
     private let userPresets: () -> [(name: String, setting: EqualizerSetting)]
 
-    /// `apply` gives the engine its gains (flat when off); `userPresets` reads the user's preset files, asked
-    /// each time a preset is listed or chosen, so that a new file is found without a restart.
+    /// `apply` gives the engine its gains (flat when off); `userPresets` gives the user's presets, asked each time
+    /// presets are listed or one is chosen, so that a new file is found without a restart.
     public init(apply: @escaping (EqualizerSetting) -> Void,
                 userPresets: @escaping () -> [(name: String, setting: EqualizerSetting)]) {
         self.apply = apply

@@ -150,19 +150,16 @@ final class Daemon {
     }
 
     /// The equaliser on org.quaver.Quaver1, its gains given to the engine and its state kept in the state file;
-    /// the user's presets are read from `$XDG_CONFIG_HOME/quaver/eq` whenever they are listed or chosen, and a
-    /// file that cannot be used is logged once. `nil` (and a line saying why) without GStreamer's equalizer plugin.
+    /// the user's presets are read from `$XDG_CONFIG_HOME/quaver/eq` when they are listed or chosen and the folder
+    /// changed since, and a file that cannot be used is logged once. `nil` (and a line saying why) without GStreamer's equalizer plugin.
     private func makeEqualizer(_ engine: GStreamerEngine) -> EqualizerControl? {
         guard GStreamerEngine.hasEqualizer else {
             log.warning("no equaliser: GStreamer's equalizer plugin (gst-plugins-good) is not installed")
             return nil
         }
-        var logged: Set<String> = []
+        let folder = (try? EqualizerPresetFiles.standardFolder()).map(EqualizerPresetFolder.init)
         let control = EqualizerControl(apply: { engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains) }) { [log] in
-            guard let folder = try? EqualizerPresetFiles.standardFolder() else { return [] }
-            let files = EqualizerPresetFiles(folder: folder)
-            for problem in files.problems where logged.insert(problem).inserted { log.warning("equaliser preset left out: \(problem)") }
-            return files.presets
+            folder?.presets { log.warning("equaliser preset left out: \($0)") } ?? []
         }
         recorder?.equalizerRestored = { [weak control] in control?.restore($0) }
         control.changed = { [weak recorder] in recorder?.equalizer = $0 }

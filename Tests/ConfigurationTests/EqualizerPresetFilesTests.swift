@@ -62,3 +62,26 @@ final class EqualizerPresetFilesTests: XCTestCase {
         XCTAssertEqual(files.problems.count, 1)
     }
 }
+
+/// The daemon's view of the folder: read again when a file comes, goes or changes, and each problem told once.
+final class EqualizerPresetFolderTests: XCTestCase {
+    func testAChangeIsSeenAndAProblemToldOnce() throws {
+        let folder = try TemporaryDirectory(prefix: "quaver-eq")
+        let presets = EqualizerPresetFolder(url: folder.url)
+        var told: [String] = []
+        XCTAssertTrue(presets.presets { told.append($0) }.isEmpty)
+        func write(_ name: String, _ text: String) throws {
+            try text.write(to: folder.url.appendingPathComponent(name), atomically: false, encoding: .utf8)
+        }
+        try write("warm.toml", "bands = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
+        try write("bad.toml", "bands = 3")
+        XCTAssertEqual(presets.presets { told.append($0) }.map(\.name), ["warm"])
+        XCTAssertEqual(presets.presets { told.append($0) }.map(\.name), ["warm"])
+        XCTAssertEqual(told.count, 1, "bad.toml told once: \(told)")
+        try write("warm.toml", "bands = [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]")  // edited in place: eleven bands now
+        XCTAssertEqual(presets.presets { told.append($0) }.map(\.name), [])
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("warm.toml"))
+        try write("cool.toml", "bands = [-1, 0, 0, 0, 0, 0, 0, 0, 0, 0]")
+        XCTAssertEqual(presets.presets { told.append($0) }.map(\.name), ["cool"])
+    }
+}
