@@ -51,6 +51,9 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     private let fades: Fades
     /// The volume the core asked for (its fade level included); the engine plays at `asked × level`.
     private var asked = 1.0
+    /// While a fade out waits to pause, stop or load: the volume asked when it began, which a raise during the
+    /// fade does not pass (the sleep timer restores its level right after its pause, which would jump back up).
+    private var ceiling: Double?
     /// Where the ramp is: 1 is full, 0 silent (after a faded pause or stop, until the next play).
     private var level = 1.0
     private var ramp: Ramp?
@@ -102,7 +105,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     }
 
     public func play() {
-        if ending == .pause { ending = nil } else { finishWaiting() }
+        if ending == .pause { (ending, ceiling) = (nil, nil) } else { finishWaiting() }
         engine.play()
         sounding = true
         if level < 1 { rampUp() }
@@ -134,7 +137,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
 
     public func setVolume(_ volume: Double) {
         asked = volume
-        engine.setVolume(asked * level)
+        engine.setVolume(playedVolume)
     }
 
     /// While a skipped-to track waits to load, where it will start; else the engine's.
@@ -160,7 +163,11 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
 
     // MARK: Ramps
 
+    /// What the engine plays at: the volume asked, under the ceiling of a fade out, times the ramp's level.
+    private var playedVolume: Double { min(asked, ceiling ?? asked) * level }
+
     private func rampDown(over length: Duration) {
+        ceiling = min(asked, ceiling ?? asked)
         start(Ramp(from: level, to: 0, start: clock.now, length: length * level))
     }
 
@@ -190,7 +197,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     private func setLevel(_ new: Double) {
         guard new != level else { return }
         level = new
-        engine.setVolume(asked * level)
+        engine.setVolume(playedVolume)
     }
 
     /// Does at once what a ramp down waits for (the ramp ends where it is). `replaced`: a load or stop that
@@ -198,6 +205,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     private func finishWaiting(replaced: Bool = false) {
         guard let waiting = ending else { return }
         ending = nil
+        ceiling = nil
         ramp = nil
         tick = nil
         switch waiting {

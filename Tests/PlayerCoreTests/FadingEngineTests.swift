@@ -66,6 +66,22 @@ final class FadingEngineTests: PlayerTestCase {
         XCTAssertEqual(player.volume, 0.6, "Volume never moves")
     }
 
+    /// The sleep timer restores its level right after its pause; a user's pause during the sleep fade is the same.
+    func testARaiseDuringAFadeOutIsNotHeard() {
+        use()
+        playing()
+        player.fadeLevel = 0.5
+        player.pause()
+        player.fadeLevel = 1
+        XCTAssertEqual(engine.volume, 0.5, accuracy: 0.02, "no jump back to full volume")
+        clock.advance(by: .milliseconds(500))
+        XCTAssertEqual(engine.volume, 0.25, accuracy: 0.02)
+        clock.advance(by: .seconds(1))
+        player.play()
+        clock.advance(by: .seconds(1))
+        XCTAssertEqual(engine.volume, 1, "the raise applies from the next play")
+    }
+
     func testStopFadesOutThenStopsAndPlayStartsAgainFadingIn() {
         use()
         let ids = playing()
