@@ -96,6 +96,7 @@ extension GStreamerEngine {
             startPlaybin(item.uri)
         case .buffering(let percent): emit(.buffering(percent: percent))
         case .complete: startPrefetchIfIdle()
+        case .progress: reportBufferedRanges()
         case .failed(let kind, let text):
             teardown()
             handover.reset(loading: nil)

@@ -1,0 +1,50 @@
+import Glibc
+import GStreamer
+import PlayerCore
+import RemoteMedia
+
+/// Playback health from the engine's side: the downloaded parts of the current remote file in playing time
+/// (`.buffered`, sent on the download's progress, which comes a few times a second at most), and the
+/// figures `quaver stats` shows.
+extension GStreamerEngine {
+    /// The current item's downloaded parts, once its length is known (bytes map to time linearly: exact for
+    /// a constant bitrate, an estimate for a variable one, as baseparse's own seek estimate is).
+    func reportBufferedRanges() {
+        guard let current, let remote, remote.item.id == current.id, let duration = sentDuration else { return }
+        let figures = remote.file.figures
+        guard let length = figures.length, length > 0 else { return }
+        let spans = figures.present.map { range in
+            TimeSpan(start: duration * (Double(range.lowerBound) / Double(length)),
+                     end: duration * (Double(range.upperBound) / Double(length)))
+        }
+        emit(.buffered(current.id, spans))
+    }
+
+    /// Bytes from the download (or the local file's size), the average bitrate, and the decoder playbin
+    /// chose (asked of the pipeline, within the same bound as any query).
+    public func statistics() -> DeliveryStatistics? {
+        guard let current else { return nil }
+        var statistics = DeliveryStatistics()
+        if let remote, remote.item.id == current.id {
+            let figures = remote.file.figures
+            statistics.bytesFetched = figures.fetched
+            statistics.bytesPresent = figures.present.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
+            statistics.bytesTotal = figures.length
+            statistics.retries = figures.retries
+        } else if let size = Self.localFileSize(current.uri) {
+            statistics.bytesPresent = size
+            statistics.bytesTotal = size
+        }
+        if let bytes = statistics.bytesTotal, let duration = sentDuration, duration > .zero {
+            statistics.bitrate = Int((Double(bytes) * 8 / (duration / .seconds(1))).rounded())
+        }
+        statistics.decoder = query { $0.factoryNames(ofKlassWords: ["Decoder", "Audio"]).first }
+        return statistics
+    }
+
+    private static func localFileSize(_ uri: String) -> UInt64? {
+        var info = stat()
+        guard uri.hasPrefix("file:"), let path = localPath(fileURI: uri), stat(path, &info) == 0 else { return nil }
+        return UInt64(max(0, info.st_size))
+    }
+}
