@@ -35,7 +35,7 @@ extension GStreamerEngine {
             statistics.bytesPresent = size
             statistics.bytesTotal = size
         }
-        if let bytes = statistics.bytesTotal, let duration = sentDuration, duration > .zero {
+        if let bytes = statistics.bytesTotal, let duration = sentDuration ?? query({ $0.queryDuration() }), duration > .zero {
             statistics.bitrate = Int((Double(bytes) * 8 / (duration / .seconds(1))).rounded())
         }
         statistics.decoder = query { $0.factoryNames(ofKlassWords: ["Decoder", "Audio"]).first }
