@@ -68,25 +68,30 @@ final class PlaybackHealthTests: XCTestCase {
         XCTAssertEqual(now.first?.arrayValue?.last?.doubleValue ?? 0, length, accuracy: 0.01)
     }
 
-    /// 8 KiB/s is half what the MP3 needs: once its first 2 s have played it stalls, WaitingReason says
-    /// network, and the stall is counted; `quaver stats --json` shows the download's bytes and the decoder.
+    /// 8 KiB/s is half what a 30 s MP3 of 128 kbit/s needs: it starts once 2 s are ahead, plays them, and
+    /// stalls: WaitingReason goes none → network, the stall is counted, and `quaver stats --json` shows the
+    /// download's bytes (a part of the file) and the decoder.
     func testWaitingReasonSaysNetworkDuringAStallAndStatsCountIt() throws {
+        let mp3 = files.url.appendingPathComponent("long.mp3")
+        let wav = files.url.appendingPathComponent("long.wav")
+        try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", wav.path, "synth", "30", "sine", "440", "vol", "0.3"])
+        try Fixtures.run("lame", ["--silent", "-b", "128", wav.path, mp3.path])
         let server = try NginxServer(root: files.url, slowRate: 8 * 1024)
         let daemon = try RunningDaemon()
         let (subscription, changes) = try recordChanges(daemon)
         defer { subscription.cancel() }
-        try daemon.playerctl("open", server.url("slow/song.mp3"))
+        try daemon.playerctl("open", server.url("slow/long.mp3"))
         XCTAssertTrue(EventLoop.main.run(until: {
             let reasons = self.reasons(changes())
             return reasons.firstIndex(of: "none").map { reasons[$0...].contains("network") } ?? false
-        }, timeout: 40), "\(reasons(changes()))")
+        }, timeout: 60), "\(reasons(changes()))")
         XCTAssertEqual(reasons(changes()).first, "loading")
         XCTAssertEqual(daemon.status, "Playing", "the user's status stays Playing through the stall")
 
         let result = try daemon.quaver("stats", ["--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
-        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: files.url.appendingPathComponent("song.mp3").path)[.size] as? Int)
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: mp3.path)[.size] as? Int)
         XCTAssertEqual(json["bytes_total"] as? Int, size, result.stdout)
         XCTAssertGreaterThan(json["bytes_fetched"] as? Int ?? 0, 0, result.stdout)
         XCTAssertLessThan(json["bytes_fetched"] as? Int ?? size, size, result.stdout)
@@ -94,6 +99,7 @@ final class PlaybackHealthTests: XCTestCase {
         XCTAssertEqual(json["retries"] as? Int, 0, result.stdout)
         XCTAssertFalse((json["decoder"] as? String ?? "").isEmpty, result.stdout)
         let text = try daemon.quaver("stats")
+        print("quaver stats during a stall:\n\(text.stdout)\(result.stdout)")
         XCTAssertTrue(text.stdout.contains("stalls") && text.stdout.contains("decoder"), text.stdout)
     }
 
