@@ -10,7 +10,8 @@ extension GStreamerEngine {
     /// The current item's downloaded parts, once its length is known (bytes map to time linearly: exact for
     /// a constant bitrate, an estimate for a variable one, as baseparse's own seek estimate is).
     func reportBufferedRanges() {
-        guard let current, let remote, remote.item.id == current.id, let duration = sentDuration else { return }
+        guard let current, let remote = state.loaded.remote, remote.item.id == current.id, let duration = reported.duration
+        else { return }
         let figures = remote.file.figures
         guard let length = figures.length, length > 0 else { return }
         let spans = figures.present.map { range in
@@ -25,7 +26,7 @@ extension GStreamerEngine {
     public func statistics() -> DeliveryStatistics? {
         guard let current else { return nil }
         var statistics = DeliveryStatistics()
-        if let remote, remote.item.id == current.id {
+        if let remote = state.loaded.remote, remote.item.id == current.id {
             let figures = remote.file.figures
             statistics.bytesFetched = figures.fetched
             statistics.bytesPresent = figures.present.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
@@ -35,7 +36,7 @@ extension GStreamerEngine {
             statistics.bytesPresent = size
             statistics.bytesTotal = size
         }
-        if let bytes = statistics.bytesTotal, let duration = sentDuration ?? query({ $0.queryDuration() }), duration > .zero {
+        if let bytes = statistics.bytesTotal, let duration = reported.duration ?? query({ $0.queryDuration() }), duration > .zero {
             statistics.bitrate = Int((Double(bytes) * 8 / (duration / .seconds(1))).rounded())
         }
         statistics.decoder = query { $0.factoryNames(ofKlassWords: ["Decoder", "Audio"]).first }
