@@ -15,8 +15,8 @@ extension GStreamerEngine {
         let figures = remote.file.figures
         guard let length = figures.length, length > 0 else { return }
         let spans = figures.present.map { range in
-            TimeSpan(start: duration * (Double(range.lowerBound) / Double(length)),
-                     end: duration * (Double(range.upperBound) / Double(length)))
+            TimeSpan(start: duration * Self.fraction(range.lowerBound, of: length),
+                     end: duration * Self.fraction(range.upperBound, of: length))
         }
         emit(.buffered(current.id, spans))
     }
@@ -36,11 +36,25 @@ extension GStreamerEngine {
             statistics.bytesPresent = size
             statistics.bytesTotal = size
         }
-        if let bytes = statistics.bytesTotal, let duration = reported.duration ?? query({ $0.queryDuration() }), duration > .zero {
-            statistics.bitrate = Int((Double(bytes) * 8 / (duration / .seconds(1))).rounded())
+        if let bytes = statistics.bytesTotal, let duration = reported.duration ?? query({ $0.queryDuration() }) {
+            statistics.bitrate = Self.bitrate(bytes: bytes, over: duration)
         }
         statistics.decoder = query { $0.factoryNames(ofKlassWords: ["Decoder", "Audio"]).first }
         return statistics
+    }
+
+    /// `part / whole` within 0…1, so a product with a duration cannot overflow whatever a file claims.
+    private static func fraction(_ part: UInt64, of whole: UInt64) -> Double {
+        min(1, max(0, Double(part) / Double(whole)))
+    }
+
+    /// Bits per second on average; nil for a length of no time or a figure no file has (a file may claim a
+    /// playing time of a nanosecond, and `Int(_:)` traps on a Double past its range).
+    static func bitrate(bytes: UInt64, over duration: Duration) -> Int? {
+        let seconds = duration / .seconds(1)
+        guard seconds > 0 else { return nil }
+        let bitsPerSecond = (Double(bytes) * 8 / seconds).rounded()
+        return bitsPerSecond.isFinite && bitsPerSecond <= Double(UInt32.max) ? Int(bitsPerSecond) : nil
     }
 
     private static func localFileSize(_ uri: String) -> UInt64? {
