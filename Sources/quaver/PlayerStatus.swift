@@ -17,6 +17,9 @@ struct PlayerStatus {
     /// org.quaver.Quaver1 BufferedRanges: the downloaded seconds of a remote track, as (start, end) pairs.
     var bufferedRanges: [(start: Double, end: Double)]
     var lastError: String
+    /// org.quaver.Quaver1 LastErrorKind and WaitingReason (`HealthSpelling`); empty from an older daemon.
+    var lastErrorKind: String
+    var waitingReason: String
     /// 0…1.
     var volume: Double
     /// MPRIS LoopStatus lower-cased: none, track, playlist.
@@ -41,6 +44,8 @@ struct PlayerStatus {
             return (start, end)
         }
         lastError = quaver[QuaverProperty.lastError]?.stringValue ?? ""
+        lastErrorKind = quaver[QuaverProperty.lastErrorKind]?.stringValue ?? ""
+        waitingReason = quaver[QuaverProperty.waitingReason]?.stringValue ?? ""
         volume = player[PlayerProperty.volume]?.doubleValue ?? 1
         loop = (player[PlayerProperty.loopStatus]?.stringValue ?? "None").lowercased()
         shuffle = player[PlayerProperty.shuffle]?.boolValue ?? false
