@@ -47,6 +47,10 @@ final class PlaybackHealthTests: XCTestCase {
         let daemon = try RunningDaemon()
         let (subscription, changes) = try recordChanges(daemon)
         defer { subscription.cancel() }
+        let follower = try ChildProcess(productsDirectory.appendingPathComponent("quaver").path,
+                                        ["status", "--bus-address", daemon.bus.address, "--follow"],
+                                        environment: daemon.bus.environment, logDirectory: daemon.home.url, name: "follow")
+        defer { follower.stop() }
         try daemon.playerctl("open", server.url("slow/song.mp3"))
         daemon.waitUntil("playing") { daemon.status == "Playing" && daemon.metadata[MetadataKey.length] != nil }
         let started = Date()
@@ -63,6 +67,12 @@ final class PlaybackHealthTests: XCTestCase {
         XCTAssertEqual(ends.last ?? 0, length, accuracy: 0.01)
         XCTAssertLessThanOrEqual(Double(reports.count), seconds * 4 + 2, "\(reports.count) reports in \(seconds) s")
         print("BufferedRanges: \(reports.count) reports in \(String(format: "%.1f", seconds)) s, from the start to \(ends)")
+        // Into a pipe the live line is printed once per change: while it played, a bar showed the part played
+        // and, after it, the part downloaded ahead.
+        let bars = follower.standardOutput.split(separator: "\n").filter { $0.contains("[#") || $0.contains("[=") }
+        XCTAssertTrue(bars.contains { $0.hasPrefix("▶") && $0.range(of: #"\[#+=+-*\]"#, options: .regularExpression) != nil },
+                      follower.standardOutput)
+        print("quaver status --follow:\n" + bars.joined(separator: "\n"))
         let now = try quaverProperty(daemon, QuaverProperty.bufferedRanges).arrayValue ?? []
         XCTAssertEqual(now.count, 1)
         XCTAssertEqual(now.first?.arrayValue?.last?.doubleValue ?? 0, length, accuracy: 0.01)
