@@ -114,11 +114,13 @@ final class PlaybackHealthTests: XCTestCase {
     }
 
     /// A 404 and a truncated FLAC fail with their kinds, in LastErrorKind as they happen and in GetQueue
-    /// afterwards; the track that played says ready, and one not tried yet unknown.
+    /// afterwards (the URL's login masked in the error); the track that played says ready, and one not tried
+    /// yet unknown.
     func testErrorKindsOfA404AndACorruptFileInLastErrorKindAndGetQueue() throws {
         let server = try NginxServer(root: files.url)
         let fixtures = try Media.fixtures()
-        let daemon = try RunningDaemon([server.url("missing.mp3"), fixtures.truncated.path, fixtures.flac.path,
+        let missing = server.url("missing.mp3").replacingOccurrences(of: "http://", with: "http://quaver:Secret1@")
+        let daemon = try RunningDaemon([missing, fixtures.truncated.path, fixtures.flac.path,
                                         fixtures.vorbis.path])
         XCTAssertEqual(try quaverProperty(daemon, QuaverProperty.lastErrorKind).stringValue, "")
         let (subscription, changes) = try recordChanges(daemon)
@@ -135,6 +137,7 @@ final class PlaybackHealthTests: XCTestCase {
         XCTAssertEqual(metadata.map { $0[MetadataKey.status]?.stringValue }, ["failed", "failed", "ready", "unknown"])
         XCTAssertEqual(metadata.map { $0[MetadataKey.errorKind]?.stringValue }, ["not-found", "undecodable", nil, nil])
         XCTAssertTrue(metadata[0][MetadataKey.error]?.stringValue?.contains("missing.mp3") == true, "\(metadata[0])")
+        XCTAssertFalse(metadata[0][MetadataKey.error]?.stringValue?.contains("Secret1") ?? true, "the login is masked: \(metadata[0])")
         XCTAssertNil(metadata[2][MetadataKey.error])
     }
 
