@@ -87,7 +87,8 @@ final class Daemon {
             let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
                                          parts: [SleepTimerControl(timer: sleepTimer, player: player),
-                                                 OutputsControl(selector: outputs)])
+                                                 OutputsControl(selector: outputs),
+                                                 PlaybackHealthMembers(player: player)])
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             playlists?.library = library
