@@ -97,6 +97,9 @@ final class LongQueueTests: XCTestCase {
         let folder = try TemporaryDirectory(prefix: "long-queue-signals")
         let many = try links(12_500, in: folder, named: "c")
         let daemon = try RunningDaemon([Media.uri(try Media.fixtures().flac)])
+        // The command line's track is queued after the name is taken (after the restore): its TrackAdded
+        // must not be among the signals recorded.
+        XCTAssertTrue(eventually(timeout: 10) { daemon.tracks.count == 1 })
         let (subscriptions, seen) = try recordTrackListSignals(daemon)
         defer { subscriptions.forEach { $0.cancel() } }
 

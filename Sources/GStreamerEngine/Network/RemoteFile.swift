@@ -23,7 +23,8 @@ enum RemoteFileEvent: Equatable {
 /// file that would make wavparse abort the daemon fails instead (docs/platform.md, "wavparse aborts").
 final class RemoteFile {
     private let download: RemoteDownload
-    private let layoutChecked = Mutex(false)
+    /// Set once, on the WAV check's thread; read by the loop and at about-to-finish (`canServe`).
+    private let layoutChecked = Atomic(false)
 
     init(url: String, cache: MediaCache, options: DownloadOptions, report: @escaping (RemoteFile, RemoteFileEvent) -> Void) {
         var owner: (() -> RemoteFile?) = { nil }
@@ -42,7 +43,7 @@ final class RemoteFile {
 
     func start() { download.start() }
     func close() { download.close() }
-    var canServe: Bool { layoutChecked.withLock { $0 } && download.canServe }
+    var canServe: Bool { layoutChecked.load(ordering: .acquiring) && download.canServe }
     var isComplete: Bool { download.isComplete }
     func setDuration(_ duration: Duration) { download.setDuration(duration) }
 
@@ -68,7 +69,7 @@ final class RemoteFile {
             }
             // A read cut short by a failure or `close`: the download reports that itself.
             guard download.canServe else { return }
-            layoutChecked.withLock { $0 = true }
+            layoutChecked.store(true, ordering: .releasing)
             report(self, .ready(size: size))
         }
     }
