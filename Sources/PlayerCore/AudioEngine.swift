@@ -47,6 +47,9 @@ public enum AudioEngineEvent: Equatable, Sendable {
     /// The sound output went away (`true`: a sound server or snapserver stopped; the engine tries it again
     /// every second and keeps the position) or plays again (`false`).
     case outputLost(began: Bool)
+    /// The parts of the item that are downloaded, in playing time (a cached remote file); sent at most a few
+    /// times a second while it downloads.
+    case buffered(TrackID, [TimeSpan])
 }
 
 /// Why an item cannot be played, with the engine's own text for logs and D-Bus errors.
@@ -171,6 +174,14 @@ public protocol AudioEngine: AnyObject {
     func setVolume(_ volume: Double)
     /// The position heard now, read live; `nil` when nothing is loaded.
     var position: Duration? { get }
+    /// What the engine knows of the loaded item's delivery (bytes, retries, bitrate, decoder); `nil` when
+    /// nothing is loaded. It may ask the pipeline, so it is read on request, never per change.
+    func statistics() -> DeliveryStatistics?
+}
+
+extension AudioEngine {
+    /// An engine without figures (a fake) has none to give.
+    public func statistics() -> DeliveryStatistics? { nil }
 }
 
 extension AudioEngine {

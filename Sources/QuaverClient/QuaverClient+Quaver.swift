@@ -84,6 +84,11 @@ extension QuaverClient {
         try call(ControlAPI.quaverInterface, "SetRating", [.objectPath(track), .int32(stars)])
     }
 
+    /// The current track's delivery figures (keys in `StatisticsKey`, variants unwrapped); empty when no track is loaded.
+    public func trackStatistics() throws -> [String: DBusValue] {
+        (try call(ControlAPI.quaverInterface, "GetTrackStatistics").first?.dictionaryValue ?? [:]).mapValues(\.unwrapped)
+    }
+
     public func history(limit: UInt32) throws -> [DBusValue] {
         try call(ControlAPI.quaverInterface, "GetHistory", [.uint32(limit)]).first?.arrayValue ?? []
     }

@@ -165,7 +165,7 @@ public final class SessionRecorder: PlayerObserver {
             return saver?.markPositionChanged() ?? ()
         case .volume, .rate, .loopMode, .shuffle:
             break
-        case .state, .capabilities, .buffering, .trackFailed:
+        case .state, .capabilities, .buffering, .bufferedRanges, .trackFailed:
             return  // derived from what is saved, or followed by a change that is
         }
         saver?.markChanged()

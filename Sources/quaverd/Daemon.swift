@@ -88,7 +88,8 @@ final class Daemon {
             let equalizer = makeEqualizer(engine)
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
                                          parts: [SleepTimerControl(timer: sleepTimer, player: player),
-                                                 OutputsControl(selector: outputs)] + (equalizer.map { [$0] } ?? []))
+                                                 OutputsControl(selector: outputs),
+                                                 PlaybackHealthMembers(player: player)] + (equalizer.map { [$0] } ?? []))
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             playlists?.library = library
