@@ -140,6 +140,12 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
         engine.setVolume(playedVolume)
     }
 
+    /// While a skipped-to track waits to load, nothing of it is known yet; else the engine's figures.
+    public func statistics() -> DeliveryStatistics? {
+        if case .load? = ending { return nil }
+        return engine.statistics()
+    }
+
     /// While a skipped-to track waits to load, where it will start; else the engine's.
     public var position: Duration? {
         if case .load(_, let at, _)? = ending { return at }

@@ -195,3 +195,31 @@ final class FadingEngineTests: PlayerTestCase {
         XCTAssertEqual(try script(), plain)
     }
 }
+
+/// The engine's delivery figures reach the core through a FadingEngine (`quaver stats` with fades on).
+final class FadingEngineFiguresTests: XCTestCase {
+    /// An engine with figures, doing nothing else.
+    final class FiguresEngine: AudioEngine {
+        weak var delegate: AudioEngineDelegate?
+        func load(_ item: EngineItem, at position: Duration, playing: Bool) {}
+        func prepareNext(_ item: EngineItem?) {}
+        func update(_ item: EngineItem) {}
+        func play() {}
+        func pause() {}
+        func stop() {}
+        func seek(to position: Duration, exact: Bool) {}
+        func setRate(_ rate: Double) {}
+        func setVolume(_ volume: Double) {}
+        var position: Duration? { .zero }
+        func statistics() -> DeliveryStatistics? {
+            var figures = DeliveryStatistics()
+            figures.decoder = "flacdec"
+            return figures
+        }
+    }
+
+    func testTheEnginesFiguresPassThrough() {
+        let fading = FadingEngine(FiguresEngine(), fades: Fades(pause: .seconds(1)), clock: ManualClock())
+        XCTAssertEqual(fading.statistics()?.decoder, "flacdec")
+    }
+}
