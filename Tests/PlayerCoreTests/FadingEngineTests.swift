@@ -112,6 +112,9 @@ final class FadingEngineTests: PlayerTestCase {
         XCTAssertTrue(engine.isPlaying)
         settle()
         XCTAssertEqual(engine.prepared?.id, ids[2], "the next one prepared after the load")
+        let load = engine.commands.lastIndex { if case .load = $0 { return true } else { return false } } ?? 0
+        XCTAssertTrue(engine.commands[..<load].contains(.pause), "the old track is silent before its stream goes")
+        XCTAssertTrue(engine.commands[load...].contains(.setVolume(1)), "the volume is given again once the new track starts")
     }
 
     func testASecondSkipReplacesTheWaitingTrack() {
