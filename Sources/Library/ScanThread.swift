@@ -1,6 +1,5 @@
 import Dispatch
 import EventLoop
-import Glibc
 
 /// The scanner's own thread: jobs run one after another, at a lower priority than the loop (nice 10; Linux
 /// gives each thread its own nice value). On a busy machine with two cores, reading tags beside the loop made a
@@ -11,7 +10,7 @@ final class ScanThread {
 
     init() {
         let jobs = jobs
-        NamedThread.start("quaver-scan") { jobs.run() }
+        NamedThread.start("quaver-scan", nice: NamedThread.background) { jobs.run() }
     }
 
     /// The thread ends once the jobs queued before are done.
@@ -34,7 +33,6 @@ private final class Jobs: @unchecked Sendable {
     private var finished = false
 
     func run() {
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         while let job = next() { job() }
     }
 
