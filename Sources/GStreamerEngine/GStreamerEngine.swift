@@ -216,6 +216,7 @@ public final class GStreamerEngine: AudioEngine {
             startPlaybin(item.uri)
         case .buffering(let percent): emit(.buffering(percent: percent))
         case .complete: startPrefetchIfIdle()
+        case .progress: reportBufferedRanges()
         case .failed(let kind, let text):
             teardown()
             streaming.reset(loading: nil)
