@@ -17,7 +17,7 @@ final class LibraryQueueTests: XCTestCase {
             TaggedTree.File("Album/\($0).flac", ["TITLE": "Song \($0)", "ARTIST": "Indexed", "ALBUM": "The Index",
                                                  "TRACKNUMBER": $0])
         }, under: music)
-        let daemon = try RunningDaemon(home: home, launcher: RunningDaemon.withoutOverridingPermissions)
+        let daemon = try RunningDaemon(home: home, launcher: try RunningDaemon.withoutOverridingPermissions())
         daemon.waitUntil("the first scan", timeout: 20) {
             (try? daemon.get("TrackCount", ControlAPI.libraryInterface).int64Value) == 40
         }
