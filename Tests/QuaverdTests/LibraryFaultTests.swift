@@ -53,7 +53,8 @@ final class LibraryFaultTests: XCTestCase {
         let daemon = try RunningDaemon(home: home, launcher: try RunningDaemon.withoutOverridingPermissions())
         waitForTheFirstScan(daemon)
         XCTAssertEqual(trackCount(daemon), 1, daemon.logTail)
-        XCTAssertEqual(lines(daemon, containing: "cannot be read and are not indexed").count, 1, daemon.logTail)
+        XCTAssertEqual(lines(daemon, containing: "folder(s) cannot be read and are not indexed").count, 1, daemon.logTail)
+        XCTAssertEqual(lines(daemon, containing: "1 file(s) cannot be read").count, 1, daemon.logTail)
 
         XCTAssertEqual(chmod(secret.path, 0o644), 0)
         XCTAssertEqual(chmod(locked.path, 0o755), 0)
