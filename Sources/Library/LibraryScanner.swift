@@ -66,15 +66,9 @@ public final class LibraryScanner {
     public func update(_ paths: [[UInt8]]) {
         queue.async { [self] in
             guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
-            var changed = false
+            var changed = true  // after a failure, what was committed before it is reported
             do {
-                for (folder, inside) in Self.grouped(Set(paths), by: folders) {
-                    if Self.isAway(folder) {
-                        changed = try keepMissing(folder, in: connection) || changed
-                    } else {
-                        for path in inside { changed = try scan(path, in: connection) || changed }
-                    }
-                }
+                changed = try bringUpToDate(Set(paths), in: connection)
                 liveUpdateFailed = false
             } catch {
                 if !liveUpdateFailed { note("the library index was not updated: \(Self.explain(error))") }
@@ -85,6 +79,20 @@ public final class LibraryScanner {
             report(counting: connection)
             reportChange()
         }
+    }
+
+    /// Reads what changed at `paths` and removes what is gone there; in a music folder that is away, its tracks
+    /// are kept as missing instead. True when the index changed.
+    private func bringUpToDate(_ paths: Set<[UInt8]>, in connection: IndexConnection) throws -> Bool {
+        var changed = false
+        for (folder, inside) in Self.grouped(paths, by: folders) {
+            if Self.isAway(folder) {
+                changed = try keepMissing(folder, in: connection) || changed
+            } else {
+                for path in inside { changed = try scan(path, in: connection) || changed }
+            }
+        }
+        return changed
     }
 
     /// Waits until everything asked of the scanner so far is done (for tests and shutdown).
