@@ -40,6 +40,7 @@ extension GStreamerEngine {
             reported.duration = duration
             state.loaded.remote?.file.setDuration(duration)
             emit(.duration(current.id, duration))
+            reportBufferedRanges()
         }
         // A stream without a length is live (a live HLS playlist answers SEEKING with true for its window):
         // MPRIS clients must not offer a seek bar for it.

@@ -38,7 +38,7 @@ public final class GStreamerEngine: AudioEngine {
     /// next file's check, the remote file served, the rate, ReplayGain's element and tags.
     let streaming = StreamingSide()
     let nextItemCheck: NextItemCheck
-    /// The loop side's state: changed by `apply` only, in this file.
+    /// The loop side's state: changed in this file only, by `apply` (and by `position`, its last good position).
     private(set) var state = EngineState()
     /// What the core was last told about the stream playing (BusHandling).
     var reported = StreamReport()
@@ -214,6 +214,7 @@ public final class GStreamerEngine: AudioEngine {
             startPlaybin(item.uri)
         case .buffering(let percent): emit(.buffering(percent: percent))
         case .complete: startPrefetchIfIdle()
+        case .progress: reportBufferedRanges()
         case .failed(let kind, let text):
             teardown()
             streaming.reset(loading: nil)

@@ -15,6 +15,8 @@ enum RemoteFileEvent: Equatable {
     case buffering(Int)
     /// Every byte is on disk: the next item's download may begin.
     case complete
+    /// More bytes are on disk (`figures`), a few times a second at most.
+    case progress
     case failed(EngineError.Kind, String)
 }
 
@@ -45,6 +47,7 @@ final class RemoteFile {
     func close() { download.close() }
     var canServe: Bool { layoutChecked.load(ordering: .acquiring) && download.canServe }
     var isComplete: Bool { download.isComplete }
+    var figures: DownloadFigures { download.figures }
     func setDuration(_ duration: Duration) { download.setDuration(duration) }
 
     /// Called from playbin's `source-setup` with the `appsrc` made for `appsrc://`.
@@ -84,6 +87,7 @@ private extension RemoteFileEvent {
         case .live: self = .live
         case .buffering(let percent): self = .buffering(percent)
         case .complete: self = .complete
+        case .progress: self = .progress
         case .failed(let kind, let text): self = .failed(EngineError.Kind(kind), text)
         }
     }
