@@ -94,6 +94,7 @@ final class Daemon {
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             playlists?.library = library
             history?.musicBrainzTags = library.map(Self.musicBrainzTags)
+            if let library { player.readTagsAtOnce = library.tagsAtOnce(otherwise: player.readTagsAtOnce) }
             connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
                                                          + (playlists.map { [$0.interface] } ?? [])))
             let searchProvider = library.map { ShellSearchProvider(mpris: service, library: $0) }
