@@ -69,6 +69,11 @@ public final class MusicLibrary {
         return (picture.data, picture.mimeType)
     }
 
+    /// The MusicBrainz ids the index read from the file at `uri`, for its listens; nil when it is not indexed.
+    public func musicBrainzIDs(of uri: String) -> MusicBrainzIDs? {
+        (try? catalog().track(uri: uri))?.musicBrainz
+    }
+
     /// The catalog, opened on first use (the first scan makes the file).
     public func catalog() throws -> LibraryCatalog {
         if let catalogConnection { return catalogConnection }
