@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop", "PublicText"], swiftSettings: v5),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
-        .target(name: "RemoteMedia", dependencies: ["CCurl", "CFileSpace", "EventLoop", "PublicText"], swiftSettings: v5),
+        .target(name: "RemoteMedia", dependencies: ["BaseDirectories", "CCurl", "CFileSpace", "EventLoop", "PublicText"], swiftSettings: v5),
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
         // SQLite databases (the library index, the listening history): connections, statements, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
@@ -77,7 +77,7 @@ let package = Package(
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText", "RIFFLayout",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
-                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library", "PlaylistStore",
+                dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library", "PlaylistStore", "BaseDirectories",
                                "ListeningHistory", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "PlaylistStore", dependencies: ["PlayerCore", "ControlAPI", "Playlists", "BaseDirectories"], swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
-                dependencies: ["BaseDirectories", "PublicText"],
+                dependencies: ["BaseDirectories", "PublicText", "ControlAPI"],
                 swiftSettings: v5),
         // The music library: the index of the music folders (SQLite), its scanner (TagLib), live updates, search.
         .target(name: "Library",

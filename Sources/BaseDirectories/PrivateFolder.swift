@@ -53,3 +53,42 @@ extension BaseDirectory {
         return Tightened(folder: folder, formerMode: mode)
     }
 }
+
+/// A folder of Quaver's own that files are kept in and reached only through its descriptor (`openat` and
+/// friends), so nothing in it is reached through a link and the folder cannot be swapped after the check.
+public enum OwnFolder {
+    /// Why a folder was refused: "a symbolic link", "owned by user 65534, not by us (0)", …
+    public struct Refusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Opens `url` as a descriptor, creating it (0700) with its parents when missing; an existing one that
+    /// others may read is made 0700. Refused: a symbolic link, not a folder, another user's (files planted by
+    /// them would be used as ours), or one group or others may write to.
+    public static func open(_ url: URL) throws -> Int32 {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        mkdir(url.path, 0o700)
+        let fd = Glibc.open(url.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            var info = stat()
+            let kind = lstat(url.path, &info) == 0 ? info.st_mode & S_IFMT : 0
+            // O_DIRECTORY says ENOTDIR for a link to a folder too: name what it really is.
+            throw Refusal(description: kind == S_IFLNK ? "a symbolic link" : kind != 0 && kind != S_IFDIR ? "not a folder" : reason)
+        }
+        var info = stat()
+        fstat(fd, &info)
+        if let problem = problem(with: info) {
+            close(fd)
+            throw Refusal(description: problem)
+        }
+        if info.st_mode & 0o077 != 0 { fchmod(fd, 0o700) }
+        return fd
+    }
+
+    private static func problem(with info: stat) -> String? {
+        if info.st_uid != geteuid() { return "owned by user \(info.st_uid), not by us (\(geteuid()))" }
+        if info.st_mode & 0o022 != 0 { return "writable by others (mode \(String(info.st_mode & 0o777, radix: 8)))" }
+        return nil
+    }
+}

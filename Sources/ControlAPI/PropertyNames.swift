@@ -27,10 +27,22 @@ public enum QuaverProperty {
     public static let state = "State"
     public static let bufferingPercent = "BufferingPercent"
     public static let lastError = "LastError"
+    /// The kind of `LastError` (`s`, `HealthSpelling.errorKind`); empty when nothing failed.
+    public static let lastErrorKind = "LastErrorKind"
+    /// The seconds of the current remote track downloaded (`a(dd)`, start and end pairs).
+    public static let bufferedRanges = "BufferedRanges"
+    /// Why nothing is heard (`s`, `HealthSpelling.waitingReason`).
+    public static let waitingReason = "WaitingReason"
     public static let sleepTimer = "SleepTimer"
     public static let queueLength = "QueueLength"
     public static let outputs = "Outputs"
     public static let chosenOutput = "ChosenOutput"
+    /// `ad`: the equaliser's pre-amp then its ten bands, dB (`EqualizerSetting`); empty when off.
+    public static let equalizer = "Equalizer"
+    /// `s`: the preset in use, `off`, or `custom`.
+    public static let equalizerPreset = "EqualizerPreset"
+    /// `as`: the presets `EqualizerPreset` takes, shipped and the user's own.
+    public static let equalizerPresets = "EqualizerPresets"
 }
 
 /// Properties of org.quaver.Quaver1.Library.
@@ -62,4 +74,25 @@ public enum MetadataKey {
     public static let userRating = "xesam:userRating"
     public static let year = "quaver:year"
     public static let musicBrainzRecording = "quaver:musicBrainzRecording"
+    /// In GetQueue and GetQueueRange only: how the entry fared (`s`, `HealthSpelling.trackStatus`), and for a
+    /// failed one its error's text and kind (`s`).
+    public static let status = "quaver:status"
+    public static let error = "quaver:error"
+    public static let errorKind = "quaver:errorKind"
+}
+
+/// Keys of org.quaver.Quaver1.GetTrackStatistics' `a{sv}` (docs/dbus-api.md says what each means); a key
+/// whose value is unknown is left out.
+public enum StatisticsKey {
+    /// Bytes (`t`).
+    public static let bytesFetched = "bytesFetched"
+    public static let bytesPresent = "bytesPresent"
+    public static let bytesTotal = "bytesTotal"
+    /// Counts (`u`).
+    public static let retries = "retries"
+    public static let stalls = "stalls"
+    /// Bits per second (`u`).
+    public static let bitrate = "bitrate"
+    /// A GStreamer element factory's name (`s`).
+    public static let decoder = "decoder"
 }

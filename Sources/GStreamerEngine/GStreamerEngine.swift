@@ -1,20 +1,26 @@
 // PlayerCore's AudioEngine on GStreamer's playbin.
 //
-//   commands (loop thread) ──▶ playbin ──▶ [scaletempo] ──▶ configured sink ("pulsesink" by default)
-//                                │ about-to-finish (streaming thread): takes the prepared item from Handover;
-//                                │ the switch to it runs on until `drained` ends (GroupSwitch)
-//                                ▼
-//                              bus ── watch (loop thread) ──▶ BusHandling ──▶ AudioEngineEvent ──▶ delegate
+//   commands, bus messages, remote-file events, timers, a stuck playbin
+//        │ (loop thread)
+//        ▼
+//   apply(EngineInput) ── the one place `state` (EngineState: a Phase and what is loaded) changes
+//        │
+//        ▼
+//   playbin ──▶ [scaletempo] ──▶ configured sink ("pulsesink" by default)
+//     │ about-to-finish, probes, source-setup (streaming threads): only StreamingSide, one lock
+//     │ (the prepared item: Handover.swift; the switch to it runs on until `drained` ends: GroupSwitch.swift)
+//     ▼
+//   bus ── watch (loop thread) ──▶ apply(.bus) ──▶ AudioEngineEvent ──▶ delegate
 //
 // Invariants: every state change is asked for and never waited for (ASYNC_DONE says when it is done), and
 // runs off the loop with a bounded wait: a playbin that deadlocks is replaced and what was loaded goes on
-// in the new one (Pipeline, PipelineReplacement.swift); streaming threads only touch `Handover`; events
-// reach the delegate on the loop thread only.
+// in the new one (Pipeline, PipelineReplacement.swift); events reach the delegate on the loop thread only.
 // Commands are serialised on the loop thread: at most one seek is in flight in playbin; seeks and rate
 // changes asked for meanwhile wait as one merged request (the newest target and rate win) and go out at
 // its ASYNC_DONE (Seeking.swift); a load or stop first takes the pipeline to NULL, cancelling all of it.
 // Every way down to NULL goes through `stopPipeline`, which keeps it apart from a switch to the next item
-// (GroupSwitch) and renews the tempo filter.
+// (GroupSwitch) and renews the tempo filter. The other files compute decisions (Seeks, Phase.resumption)
+// and carry out effects that change no state (bus reports, the bounded calls); this one applies them.
 //
 // The engine layer: may import PlayerCore, GStreamer, EventLoop, RemoteMedia, PublicText, swift-log and
 // the standard libraries (Foundation, Glibc, Synchronization); no C module.
@@ -24,263 +30,395 @@ import Logging
 import PlayerCore
 
 public final class GStreamerEngine: AudioEngine {
-    public struct Configuration: Sendable {
-        /// A sink element or pipeline fragment (`gst-launch` syntax). `pulsesink` fails loudly when no
-        /// sound server runs, unlike `autoaudiosink`, which silently plays into a fake sink.
-        public var sink: String
-        /// Shown by the sound server's mixer (pulsesink `stream-properties`).
-        public var applicationName: String
-        public var iconName: String
-        /// Cache, retries and timeouts for http(s) items.
-        public var network: NetworkOptions
-        public var replayGain: ReplayGain
-
-        public init(sink: String = "pulsesink", applicationName: String = "Quaver", iconName: String = "quaver",
-                    network: NetworkOptions = NetworkOptions(), replayGain: ReplayGain = ReplayGain()) {
-            self.sink = sink
-            self.applicationName = applicationName
-            self.iconName = iconName
-            self.network = network
-            self.replayGain = replayGain
-        }
-    }
-
     public weak var delegate: AudioEngineDelegate?
-
+    let configuration: Configuration
     /// The playbin playing, with its output and filter; replaced when GStreamer deadlocks inside it.
     var pipeline: Pipeline
-    var playbin: Element { pipeline.playbin }
-    var output: Element { pipeline.output }
-    let configuration: Configuration
-    let handover = Handover()
-    let nextItemCheck = NextItemCheck(timeout: .seconds(5))
-    var network: NetworkOptions { configuration.network }
-    /// The remote file the current `appsrc://` serves, shared with `source-setup`.
-    let remoteSlot = LockedValue<RemoteFile?>(nil)
-
-    // Loop-thread state.
-    /// The item whose stream has started, until stop/load/failure.
-    var current: EngineItem?
-    /// Set by `load` until the first ASYNC_DONE: where to start and whether to play then.
-    var preroll: Preroll?
-    /// The seek playbin is carrying out, until its ASYNC_DONE.
-    var seekInFlight: SeekRequest?
-    /// The newest seek asked for while one was in flight: sent at that one's ASYNC_DONE.
-    var queuedSeek: SeekRequest?
-    var wantsPlaying = false
-    /// The playback rate, shared with each pipeline's rate probe, which gives it to every new stream's segment.
-    let wantedRate = LockedValue(1.0)
-    var rate: Double { wantedRate.withLock { $0 } }
-    /// The volume asked for, given again to a new pipeline.
-    var volume = 1.0
-    /// Pipelines given up in a row without a preroll between them (PipelineReplacement.swift).
-    var replacementsInARow = 0
-    /// The loaded item starts again in a new pipeline: its STREAM_START is not a new track.
-    var restarting = false
-    var lastPosition: Duration?
-    var sentTags = TrackTags()
-    var sentDuration: Duration?
-    var sentSeekable: Bool?
-    var pluginMissing: String?
-    /// Whether the output has accepted a stream since the last load: a later output error is a lost
-    /// sound server (recovered), an earlier one means there is none (reported as a failure).
-    var outputWorked = false
-    var recovery: LoopSource?
-    /// Where to resume after the sound server comes back; a seek while waiting moves it.
-    var recoveryPosition: Duration = .zero
-    var reportSeekAfterRecovery = false
-    /// The cached remote file of the item playing (or loading).
-    var remote: (file: RemoteFile, item: EngineItem)?
-    /// What playbin was given for the loaded item: its URI, or `appsrc://` for a cached remote file.
-    var playbinURI: String?
-    /// The loaded item is a live stream (radio): no length, not seekable, "Artist - Title" titles.
-    var liveStream = false
+    /// Everything the streaming threads touch, behind one lock: the items handed over, the switch and the
+    /// next file's check, the remote file served, the rate, ReplayGain's element and tags.
+    let streaming = StreamingSide()
+    let nextItemCheck: NextItemCheck
+    /// The loop side's state: changed in this file only, by `apply` (and by `position`, its last good position).
+    private(set) var state = EngineState()
+    /// What the core was last told about the stream playing (BusHandling).
+    var reported = StreamReport()
 
     /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
     /// playbin or the sink description does not parse; calls `gst_init` if nobody did.
     public init(configuration: Configuration = Configuration()) throws {
         GStreamer.initialize()
         self.configuration = configuration
-        pipeline = try Pipeline(configuration, handover: handover, nextItemCheck: nextItemCheck,
-                                remoteSlot: remoteSlot, wantedRate: wantedRate)
-        pipeline.watchBus { [weak self] message in self?.handle(message) }
+        nextItemCheck = NextItemCheck(streaming: streaming, timeout: .seconds(5))
+        pipeline = try Pipeline(configuration, streaming: streaming)
+        pipeline.watchBus { [weak self] message in self?.apply(.bus(message)) }
     }
 
     deinit {
         pipeline.disconnect()
         _ = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
-        remote?.file.close()
-        handover.reset(loading: nil)
+        state.loaded.remote?.file.close()
+        streaming.reset(loading: nil)
     }
 
-    /// MIME types the installed GStreamer can decode: sink caps of audio decoders and of demuxers.
-    public static func supportedMimeTypes() -> [String] {
-        // A klass is words joined by "/" ("Codec/Decoder/Audio"): compared word by word. A substring
-        // search (Foundation's, or the standard library's generic firstRange) took most of the call's time.
-        Registry.sinkMediaTypes { klass in
-            let words = klass.split(separator: "/")
-            return words.contains("Demuxer") || (words.contains("Decoder") && words.contains("Audio"))
-        }.filter { !$0.hasSuffix("/x-raw") }
+    /// The position heard now; the last good one while a seek, a load or a recovery is under way.
+    public var position: Duration? {
+        guard state.loaded.current != nil || state.phase.pendingStart != nil else { return nil }
+        if case .prerolled(let seeks) = state.phase, seeks.inFlight == nil, let live = livePosition() {
+            state.lastPosition = live
+        }
+        return state.lastPosition
     }
 
-    // MARK: AudioEngine
+    /// The one entry point of the loop side: every command, bus message, remote-file event, timer and stuck
+    /// pipeline comes through here, on the loop thread.
+    func apply(_ input: EngineInput) {
+        switch input {
+        case .load(let item, let position, let playing): loadItem(item, at: position, playing: playing)
+        case .prepareNext(let item): prepareHandover(item)
+        case .update(let item): refresh(item)
+        case .play: startPlaying()
+        case .pause: pausePlaying()
+        case .stop: stopPlaying()
+        case .seek(let position, let exact): seekLoaded(to: position, exact: exact)
+        case .rate(let rate): changeRate(to: rate)
+        case .volume(let volume): changeVolume(to: volume)
+        case .bus(let message): busMessage(message)
+        case .remoteFile(let event, let file): remoteFileReported(event, from: file)
+        case .retryOutput: reconnect()
+        case .outputLost(let reason): outputLost(reason)
+        case .stuck(let what): restartInNewPipeline(stuckIn: what)
+        }
+    }
 
-    /// Loading forgets a prepared next item: call `prepareNext` after `load`.
-    public func load(_ item: EngineItem, at position: Duration, playing: Bool) {
+    // MARK: Commands
+
+    private func loadItem(_ item: EngineItem, at position: Duration, playing: Bool) {
         teardown()
-        handover.reset(loading: item)
-        wantsPlaying = playing
-        preroll = Preroll(position: position, playing: playing)
+        streaming.reset(loading: item)
+        state.wantsPlaying = playing
+        state.phase = .loading(Start(position: position))
         begin(item)
     }
 
-    /// The same entry prepared again with new facts keeps its download going.
-    public func prepareNext(_ item: EngineItem?) {
-        if let item, handover.refresh(item) { return }
-        handover.prepare(item, remote: prepareRemote(for: item))
-        if let item, item.isLocalFile {
-            let handover = handover
-            let groupSwitch = pipeline.groupSwitch
-            nextItemCheck.check(item, passed: { handover.checked($0, file: $1) }, ended: { groupSwitch.nudge() })
-        }
-        startPrefetchIfIdle()
+    private func refresh(_ item: EngineItem) {
+        _ = streaming.refresh(item)
+        if state.loaded.current?.id == item.id { state.loaded.current = item }
+        let heardNext = streaming.pending.map { $0.id == item.id } ?? (state.loaded.current?.id == item.id)
+        if heardNext, pipeline.switchesAlbumMode { streaming.setAlbumGain(item.sharesAlbumWithNeighbour) }
     }
 
-    /// While an item handed to playbin has not started, the album mode is its own (set at its start).
-    public func update(_ item: EngineItem) {
-        _ = handover.refresh(item)
-        if current?.id == item.id { current = item }
-        let heardNext = handover.pending.map { $0.id == item.id } ?? (current?.id == item.id)
-        if heardNext { pipeline.albumMode?.set(albumGain: item.sharesAlbumWithNeighbour) }
-    }
-
-    public func play() {
-        wantsPlaying = true
-        preroll?.playing = true
-        if preroll == nil, current != nil, recovery == nil { changeState(to: .playing) }
+    private func startPlaying() {
+        state.wantsPlaying = true
+        if case .prerolled = state.phase, state.loaded.current != nil { changeState(to: .playing) }
     }
 
     /// While loading, a playbin already asked for PLAYING (`startPlaybin`) is asked for PAUSED too: the
     /// core pauses on the first BUFFERING below 100 %, and a pipeline left going to PLAYING drains
     /// queue2 into decodebin as fast as it fills, so 100 % never came (measured on 12 KB/s).
     /// Upstream: no issue found; not retested after GStreamer 1.22.
-    public func pause() {
-        wantsPlaying = false
-        preroll?.playing = false
-        let started = preroll == nil ? current != nil : playbinURI != nil
-        if started, recovery == nil { changeState(to: .paused) }
+    private func pausePlaying() {
+        state.wantsPlaying = false
+        let started: Bool
+        switch state.phase {
+        case .loading: started = state.loaded.playbinURI != nil
+        case .prerolled: started = state.loaded.current != nil
+        case .idle, .recovering: started = false
+        }
+        if started { changeState(to: .paused) }
     }
 
-    public func stop() {
+    private func stopPlaying() {
         teardown()
-        handover.reset(loading: nil)
-        wantsPlaying = false
+        streaming.reset(loading: nil)
+        state.wantsPlaying = false
     }
 
-    public func seek(to position: Duration, exact: Bool) {
-        if preroll != nil {
-            preroll?.position = position
-            preroll?.reportSeek = true
-        } else if recovery != nil {
-            recoveryPosition = position
-            reportSeekAfterRecovery = true
-        } else if current != nil {
+    /// While loading or recovering, the start moves; once prerolled, playbin seeks.
+    private func seekLoaded(to position: Duration, exact: Bool) {
+        switch state.phase {
+        case .loading(var start):
+            start.position = position
+            start.reportSeek = true
+            state.phase = .loading(start)
+        case .recovering(var recovery):
+            recovery.resume.position = position
+            recovery.resume.reportSeek = true
+            state.phase = .recovering(recovery)
+        case .prerolled where state.loaded.current != nil:
             requestSeek(SeekRequest(target: position, exact: exact, report: true))
+        case .prerolled, .idle: break
         }
     }
 
     /// A new rate reaches the sound through a flushing seek to where we are (at the newest target, if
     /// a seek waits). While loading, the segment may already have gone by: the first seek applies it.
-    public func setRate(_ rate: Double) {
+    private func changeRate(to rate: Double) {
         let clamped = min(2, max(0.5, rate))
         guard clamped != self.rate else { return }
-        wantedRate.withLock { $0 = clamped }
-        if preroll != nil {
-            preroll?.applyRate = true
-        } else if current != nil, recovery == nil {
-            let target = queuedSeek?.target ?? seekInFlight?.target ?? position ?? .zero
+        streaming.rate = clamped
+        switch state.phase {
+        case .loading(var start):
+            start.applyRate = true
+            state.phase = .loading(start)
+        case .recovering(var recovery) where recovery.attempting:
+            recovery.resume.applyRate = true
+            state.phase = .recovering(recovery)
+        case .prerolled where state.loaded.current != nil:
+            let target = state.phase.resumption(at: position).position
             requestSeek(SeekRequest(target: target, exact: true, report: false))
+        case .prerolled, .recovering, .idle: break
         }
     }
 
-    public func setVolume(_ volume: Double) {
+    private func changeVolume(to volume: Double) {
         let volume = min(1, max(0, volume))
-        self.volume = volume
+        state.volume = volume
         bounded("a volume change") { $0.set("volume", volume) }
     }
 
-    public var position: Duration? {
-        guard current != nil || preroll != nil else { return nil }
-        if preroll == nil, seekInFlight == nil, recovery == nil, let live = livePosition() { lastPosition = live }
-        return lastPosition
+    // MARK: Loading
+
+    /// Starts `item`: cacheable http(s) files first wait for their download's first answer (RemoteFile),
+    /// local files go to playbin once their WAV layout is checked (`WAVGuard`), the rest as they are.
+    private func begin(_ item: EngineItem) {
+        if let refusal = WAVGuard.refusal(fileURI: item.uri) {
+            streaming.reset(loading: nil)
+            state.phase = .idle
+            emit(.failed(item.id, refusal))
+            return
+        }
+        guard let file = remoteFile(for: item) else { return startPlaybin(item.uri) }
+        state.loaded.remote = (file, item)
+        streaming.servedFile = file
+        file.start()
     }
 
-    /// Where the output is in the stream now, asked of the output itself, on the loop.
-    ///
-    /// playbin's own answer is the largest of its sinks' answers, and the output is the only sink that gets
-    /// data. Asking playbin costs a walk through its bins (a tenth of a GetAll's work, measured with callgrind)
-    /// and takes playbin's lock, which a switch to the next item holds: that query has to go through the
-    /// pipeline's thread (`query`), at about 20 µs a time. A sink answers under its own object lock, from its
-    /// segment and clock, and asks upstream through its pad only before its first buffer, a query passed on
-    /// at once, not behind data: none of that waits for the switch (docs/platform.md). An output that cannot answer (before its first segment)
-    /// leaves it to playbin.
-    /// Upstream: by design (`gst_play_bin_query` takes the lock on purpose: no queries during a group switch);
-    /// unchanged as of GStreamer 1.29.2 (main, 2026-08), so this stays while playbin2 plays.
-    func livePosition() -> Duration? {
-        if !pipeline.isStuck, let answer = pipeline.output.queryPosition() { return answer }
-        return query { $0.queryPosition() }
+    private func startPlaybin(_ uri: String) {
+        state.loaded.playbinURI = uri
+        playbin.set("uri", uri)
+        let wantsPlaying = state.wantsPlaying
+        let startAtOnce = state.phase.pendingStart.map { wantsPlaying && $0.position == .zero } ?? wantsPlaying
+        changeState(to: startAtOnce ? .playing : .paused)
     }
 
-    // MARK: Internals shared with bus handling
+    /// Events of the loaded item's file, or of a gapless successor's already handed to playbin; a
+    /// prepared file that is not playing yet reports nothing that matters (`canServe` says if it is ready).
+    private func remoteFileReported(_ event: RemoteFileEvent, from file: RemoteFile) {
+        let loaded = state.loaded.remote.flatMap { $0.file === file ? $0.item : nil }
+        guard let item = loaded ?? streaming.handedItem(servedBy: file) else { return }
+        switch event {
+        case .ready: if state.loaded.playbinURI == nil { startPlaybin("appsrc://") }
+        case .live:
+            closeRemoteFile()
+            state.loaded.liveStream = true
+            startPlaybin(item.uri)
+        case .buffering(let percent): emit(.buffering(percent: percent))
+        case .complete: startPrefetchIfIdle()
+        case .progress: reportBufferedRanges()
+        case .failed(let kind, let text):
+            teardown()
+            streaming.reset(loading: nil)
+            emit(.failed(item.id, EngineError(kind, text)))
+        }
+    }
+
+    private func closeRemoteFile() {
+        state.loaded.remote?.file.close()
+        state.loaded.remote = nil
+        streaming.servedFile = nil
+    }
 
     /// Back to NULL (synchronous going down) and drop the old stream's queued messages, so nothing
     /// of it is mistaken for the next item's. READY is not enough: after a type-finding error playbin
     /// in READY fails the next URI too ("Could not determine type of stream", measured).
     /// Upstream: no issue found; not retested after GStreamer 1.22.
-    func teardown() {
+    private func teardown() {
         stopPipeline()
         closeRemoteFile()
-        playbinURI = nil
-        liveStream = false
-        recovery = nil
-        current = nil
-        preroll = nil
-        seekInFlight = nil
-        queuedSeek = nil
-        lastPosition = nil
-        pluginMissing = nil
-        outputWorked = false
-        restarting = false
-        forgetStreamInfo()
+        state.phase = .idle
+        state.loaded = Loaded()
+        state.lastPosition = nil
+        reported = StreamReport()
     }
 
-    /// Every way down to NULL goes through here: the bus forgets the old stream's messages, and the
-    /// tempo filter is renewed before the pipeline goes up again.
-    func stopPipeline() {
-        goToNull()
-        playbin.bus.dropPending()
-        pipeline.audioFilter?.renew()
-    }
+    // MARK: Bus messages
 
-    /// NULL, never while playbin switches to the next item (GroupSwitch says why). A playbin that does not
-    /// get there is replaced by a new one, which is at NULL.
-    private func goToNull() {
-        let (switchEnded, reached) = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
-        if !switchEnded {
-            Self.log.warning("playbin's switch to the next item had not ended after \(Self.switchTimeout) s; stopped it all the same")
+    private func busMessage(_ message: Message) {
+        switch message.kind {
+        case .streamStart: streamStarted()
+        case .asyncDone: asyncDone()
+        case .error(let error): failed(error, from: message)
+        case .missingPlugin(let description): state.loaded.pluginMissing = description
+        default: report(message)
         }
-        if !reached { replaceStuckPipeline(stuckIn: "going to NULL") }
     }
 
-    static let switchTimeout = 2.0
-
-    func forgetStreamInfo() {
-        sentTags = TrackTags()
-        sentDuration = nil
-        sentSeekable = nil
+    /// The oldest item handed to playbin is now heard (or, while loading, prerolled).
+    private func streamStarted() {
+        guard let handed = streaming.streamStarted() else { return }
+        let item = handed.item
+        let restarted = state.phase.restartsCurrent && item == state.loaded.current
+        state.loaded.current = item
+        if restarted { return }
+        if handed.isSuccessor { switchedGaplessly(to: handed) }
+        reported = StreamReport()
+        emit(.trackStarted(item.id))
+        // A gapless successor has no ASYNC_DONE of its own (its rate comes with its segment: rateProbe).
+        if handed.isSuccessor { reportStreamInfo() }
     }
 
-    func emit(_ event: AudioEngineEvent) {
-        delegate?.engine(self, didEmit: event)
+    /// playbin went on to the prepared item by itself (about-to-finish): the previous item's remote
+    /// file is done with, and the new one's, if it plays from the cache, is already in the slot.
+    private func switchedGaplessly(to handed: HandoverQueue.Handed) {
+        state.loaded.remote?.file.close()
+        state.loaded.remote = handed.remote.map { ($0, handed.item) }
+        if state.loaded.remote == nil { streaming.servedFile = nil }
+        state.loaded.playbinURI = handed.remote == nil ? handed.item.uri : "appsrc://"
+        state.loaded.liveStream = false
+    }
+
+    private func asyncDone() {
+        state.loaded.outputWorked = true
+        if let start = state.phase.pendingStart {
+            prerolled(from: start)
+        } else if case .prerolled(let seeks) = state.phase, seeks.inFlight != nil {
+            seekLanded()
+        }
+        reportStreamInfo()
+    }
+
+    /// The first ASYNC_DONE of a load, a restart or a recovery attempt: the start seek, then play as asked.
+    private func prerolled(from start: Start) {
+        let recovered = state.phase.isRecovering
+        state.phase = .prerolled(Seeks())
+        pipeline.replacementsInARow = 0
+        let prerolled = pipeline
+        if start.position > .zero || start.applyRate || start.reportSeek {
+            requestSeek(SeekRequest(target: start.position, exact: playsLocalFile, report: start.reportSeek))
+        }
+        // The seek found the pipeline stuck: the item starts again in a new one (the output is back all the same).
+        guard pipeline === prerolled else {
+            if recovered { announceRecovery() }
+            return
+        }
+        if state.wantsPlaying { changeState(to: .playing) }
+        if recovered { announceRecovery() }
+    }
+
+    /// Reports the first error of a stream once (GStreamer repeats them) and leaves the pipeline at
+    /// NULL, ready for the next load. A lost sound server is recovered instead (see Recovery.swift).
+    private func failed(_ error: GStreamerError, from message: Message) {
+        let fromOutput = message.source.map(output.contains) ?? false
+        Self.log.debug("error from \(message.sourceName): \(error.message)")
+        if fromOutput && (state.loaded.outputWorked || state.phase.isRecovering) { return outputLost(error.message) }
+        guard let item = streaming.pending ?? state.loaded.current else { return }
+        let failure = Self.failure(error, of: item, fromOutput: fromOutput, pluginMissing: state.loaded.pluginMissing)
+        teardown()
+        streaming.reset(loading: nil)
+        emit(.failed(item.id, failure))
+    }
+
+    // MARK: Seeks (Seeking.swift decides)
+
+    private func requestSeek(_ request: SeekRequest) {
+        guard case .prerolled(let seeks) = state.phase else { return }
+        state.lastPosition = request.target
+        let (after, send) = seeks.asking(request)
+        state.phase = .prerolled(after)
+        if let send { sendSeek(send) }
+    }
+
+    /// ASYNC_DONE of the seek in flight: the waiting one goes out, or the burst is over.
+    private func seekLanded() {
+        guard case .prerolled(let seeks) = state.phase else { return }
+        let (after, send, landed) = seeks.landing()
+        state.phase = .prerolled(after)
+        if let send { return sendSeek(send) }
+        guard let landed else { return }
+        let position = livePosition() ?? landed.target
+        state.lastPosition = position
+        if landed.report { emit(.seekCompleted(position)) }
+    }
+
+    /// A seek playbin refuses (not prerolled yet, no seekable stream) brings no ASYNC_DONE: the burst
+    /// ends here, reporting where playback is, so the core never waits for it.
+    private func sendSeek(_ request: SeekRequest) {
+        guard let accepted = seekPlaybin(request) else { return }
+        if !accepted { seekLanded() }
+    }
+
+    // MARK: The sound output lost (Recovery.swift)
+
+    private func outputLost(_ reason: String) {
+        guard !state.phase.isWaitingForOutput else { return }  // already waiting for the next attempt
+        let firstLoss = !state.phase.isRecovering
+        let resume = state.phase.resumption(at: position)
+        state.phase = .recovering(Recovery(resume: resume, attempting: false, timer: nil))
+        state.lastPosition = resume.position
+        stopPipeline()
+        announceLoss(reason, first: firstLoss)
+        setRecoveryTimer(EventLoop.main.schedule(after: Self.recoveryInterval) { [weak self] in
+            self?.apply(.retryOutput)
+        })
+    }
+
+    private func reconnect() {
+        guard case .recovering(var recovery) = state.phase else { return }
+        guard let current = state.loaded.current else {
+            state.phase = .idle
+            return
+        }
+        streaming.reset(loading: current)
+        recovery.resume.applyRate = false
+        recovery.attempting = true
+        state.phase = .recovering(recovery)
+        state.lastPosition = recovery.resume.position
+        playbin.set("uri", state.loaded.playbinURI ?? current.uri)
+        Self.log.debug("trying the sound output again")
+        changeState(to: .paused)
+        // An attempt that neither prerolls nor fails is given up and made again: one in about ten tries of
+        // the Snapcast test left the pipeline waiting for good after snapserver came back.
+        setRecoveryTimer(EventLoop.main.schedule(after: Self.attemptTimeout) { [weak self] in
+            self?.apply(.outputLost("no answer from the sound output in \(Int(Self.attemptTimeout)) s"))
+        })
+    }
+
+    private func setRecoveryTimer(_ timer: LoopSource) {
+        guard case .recovering(var recovery) = state.phase else { return }
+        recovery.timer = timer
+        state.phase = .recovering(recovery)
+    }
+
+    // MARK: A stuck pipeline (PipelineReplacement.swift)
+
+    /// The pipeline got stuck in a change the loop asked for while an item was loaded: that item starts
+    /// again in a new pipeline, at the newest position known, playing if the user last asked for that.
+    private func restartInNewPipeline(stuckIn what: String) {
+        let item = state.loaded.current ?? streaming.pending
+        var start = state.phase.resumption(at: state.lastPosition)
+        replaceStuckPipeline(stuckIn: what)
+        guard let item, pipeline.replacementsInARow <= Self.replacementsPerItem else { return giveUp(item) }
+        streaming.restart(item)
+        start.applyRate = rate != 1
+        start.restartsCurrent = item == state.loaded.current
+        if case .recovering(var recovery) = state.phase {
+            recovery.resume = start
+            recovery.attempting = true
+            state.phase = .recovering(recovery)
+        } else {
+            state.phase = .loading(start)
+        }
+        state.lastPosition = start.position
+        startPlaybin(state.loaded.playbinURI ?? item.uri)
+    }
+
+    /// Pipelines keep getting stuck on `item`: it fails, told on the loop's next turn (this runs inside
+    /// whatever command found the pipeline stuck).
+    private func giveUp(_ item: EngineItem?) {
+        teardown()
+        streaming.reset(loading: nil)
+        guard let item else { return }
+        let failure = EngineError(.other, "\(item.uri): GStreamer stopped answering while playing it")
+        EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, failure)) }
     }
 }

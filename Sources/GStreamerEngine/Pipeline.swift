@@ -1,10 +1,10 @@
 import Dispatch
 import GStreamer
-import Synchronization
 
 /// One playbin with everything made for it: its output, its audio filter, the probes on them and the handlers
 /// connected to it. The engine plays through one; when GStreamer deadlocks inside it, the engine gives it up
-/// and builds another (`GStreamerEngine.replaceStuckPipeline`).
+/// and builds another (`GStreamerEngine.replaceStuckPipeline`). Its handlers and probes reach the engine only
+/// through `StreamingSide`, naming this pipeline's generation.
 ///
 /// Why a pipeline can be given up: playbin (GStreamer 1.22) still deadlocks now and then while it switches to
 /// the next item on a streaming thread, and a state change the loop asks for meanwhile then never returns
@@ -20,25 +20,33 @@ import Synchronization
 final class Pipeline {
     let playbin: Element
     let output: Element
-    /// scaletempo (keeps the pitch at rates ≠ 1) and the ReplayGain elements, when there are any.
+    /// scaletempo (keeps the pitch at rates ≠ 1), the ReplayGain elements and the equaliser, when there are any.
     let audioFilter: FilterSlot?
-    /// ReplayGain "auto": the `rgvolume` whose album mode follows each item.
-    let albumMode: AlbumModeSwitch?
-    /// Keeps this playbin's switch to the next item and its way down to NULL apart.
-    let groupSwitch = GroupSwitch()
+    /// ReplayGain "auto": the `rgvolume` whose album mode follows each item is in use.
+    let switchesAlbumMode: Bool
+    /// The equaliser's elements in the filter, given its gains again whenever the filter is renewed (loop thread).
+    let equalizer = EqualizerStage()
+    /// This pipeline's generation in `StreamingSide`: its switch, `rgvolume` and tags.
+    let generation: Int
+    /// Pipelines given up in a row, this one's predecessors, without a preroll between them (loop thread).
+    var replacementsInARow = 0
+    /// Whether a call outlived its wait: the pipeline is given up (loop thread).
+    private(set) var isStuck = false
+    private let streaming: StreamingSide
     private var connections: [SignalConnection] = []
     private var probes: [AnyObject] = []
     private var busWatch: BusWatch?
     /// Runs the loop's calls on playbin, one at a time, in the order the loop made them.
     private let worker = DispatchQueue(label: "quaver.pipeline-state")
-    private let stuck = Mutex(false)
 
     /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
     /// playbin or the sink description does not parse.
-    init(_ configuration: GStreamerEngine.Configuration, handover: Handover, nextItemCheck: NextItemCheck,
-         remoteSlot: LockedValue<RemoteFile?>, wantedRate: LockedValue<Double>) throws {
+    init(_ configuration: GStreamerEngine.Configuration, streaming: StreamingSide) throws {
         playbin = try Element.make("playbin")
         output = try Element.parse(configuration.sink)
+        self.streaming = streaming
+        let generation = streaming.newPipeline()
+        self.generation = generation
         playbin.set("flags", "audio+soft-volume")
         Self.describeStream(output, configuration)
         Self.sizeBuffers(output, configuration)
@@ -47,68 +55,70 @@ final class Pipeline {
         // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
         // Upstream: no issue found; not retested after 1.22 (dfbvideosink still ships in GStreamer 1.29.2).
         playbin.set("video-sink", try Element.make("fakesink"))
-        // scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured
-        // bit-exact through playbin: the gapless test relies on it). Without the plugin, rate shifts pitch.
-        // The filter (with the ReplayGain elements when asked for) sits in a FilterSlot, renewed at every NULL
-        // (see FilterSlot for the scaletempo bug).
         let replayGain = configuration.replayGain
-        let albumMode = replayGain.mode == .auto ? AlbumModeSwitch() : nil
-        self.albumMode = albumMode
-        audioFilter = try FilterSlot(name: "audio-filter") {
-            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
-            albumMode?.use(filter)
-            return filter
-        }
+        switchesAlbumMode = replayGain.mode == .auto
+        audioFilter = try Self.filterSlot(replayGain, equalizer: equalizer, streaming: streaming, generation: generation)
         if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }
-        if let probe = SegmentRateProbe(element: audioFilter?.bin ?? output, rate: { wantedRate.withLock { $0 } }) {
-            probes.append(probe)
-        }
-        if replayGain.mode != .off, let audioFilter {
-            // Makes each stream's ReplayGain tags whole for `rgvolume` (ReplayGainTags).
-            let tags = LockedValue(ReplayGainTags())
-            if let probe = StreamTagsProbe(element: audioFilter.bin, names: ReplayGainTags.names,
-                streamStarted: { tags.withLock { $0.reset() }; return ReplayGainTags.neutral },
-                tagsArrived: { found in tags.withLock { $0.adding(found) } }) {
-                probes.append(probe)
-            }
-        }
-        if let albumMode, let audioFilter {
-            // The item whose stream starts is the oldest handed to playbin: the loop takes it off the list
-            // only at the bus's STREAM_START, which follows this one.
-            if let probe = StreamStartProbe(element: audioFilter.bin, started: {
-                albumMode.set(albumGain: handover.pending?.sharesAlbumWithNeighbour ?? false)
-            }) {
-                probes.append(probe)
-            }
-        }
-        connectHandlers(handover: handover, nextItemCheck: nextItemCheck, remoteSlot: remoteSlot,
-                        network: configuration.network)
+        addProbes(replayGain)
+        connectHandlers(network: configuration.network)
     }
 
-    private func connectHandlers(handover: Handover, nextItemCheck: NextItemCheck,
-                                 remoteSlot slot: LockedValue<RemoteFile?>, network: GStreamerEngine.NetworkOptions) {
-        let playbin = playbin
-        let groupSwitch = groupSwitch
+    /// scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured bit-exact through
+    /// playbin: the gapless test relies on it). Without the plugin, rate shifts pitch. The filter (with the
+    /// ReplayGain elements when asked for, and the equaliser) sits in a FilterSlot, renewed at every NULL (see
+    /// FilterSlot for the scaletempo bug); in "auto" each new filter's `rgvolume` is the one whose album mode is
+    /// switched, and each new filter's equaliser gets the gains last set.
+    private static func filterSlot(_ replayGain: ReplayGain, equalizer: EqualizerStage, streaming: StreamingSide,
+                                   generation: Int) throws -> FilterSlot? {
+        try FilterSlot(name: "audio-filter") {
+            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"),
+                                                    equalizer: EqualizerStage.fragment)
+            if replayGain.mode == .auto { streaming.useAlbumVolume(in: filter, generation: generation) }
+            equalizer.use(filter)
+            return filter
+        }
+    }
+
+    /// The rate probe gives every new stream's segment the rate asked for; ReplayGain's make each stream's
+    /// tags whole for `rgvolume` (ReplayGainTags) and, in "auto", switch its album mode as the stream starts.
+    private func addProbes(_ replayGain: ReplayGain) {
+        let streaming = streaming, generation = generation
+        if let probe = SegmentRateProbe(element: audioFilter?.bin ?? output, rate: { streaming.rate }) {
+            probes.append(probe)
+        }
+        guard replayGain.mode != .off, let audioFilter else { return }
+        if let probe = StreamTagsProbe(element: audioFilter.bin, names: ReplayGainTags.names,
+            streamStarted: { streaming.replayGainStreamStarted(generation: generation) },
+            tagsArrived: { streaming.replayGainTagsArrived($0, generation: generation) }) {
+            probes.append(probe)
+        }
+        if switchesAlbumMode, let probe = StreamStartProbe(element: audioFilter.bin, started: {
+            streaming.albumModeAtStreamStart(generation: generation)
+        }) {
+            probes.append(probe)
+        }
+    }
+
+    private func connectHandlers(network: GStreamerEngine.NetworkOptions) {
+        let playbin = playbin, streaming = streaming, generation = generation
         connections.append(playbin.connect("about-to-finish") {
             // Nothing is handed over while the loop takes playbin to NULL (GroupSwitch says why).
-            guard groupSwitch.begin() else { return }
+            guard streaming.beginSwitch(generation) else { return }
             // A check under way is waited for briefly, and not at all while the loop has a seek pending
             // (which would wait for this thread): an unchecked file is then not taken.
-            if handover.preparedAwaitsCheck {
-                guard groupSwitch.wait(atMost: 0.5, until: { !nextItemCheck.isChecking || !handover.preparedAwaitsCheck })
-                else { return }
+            if streaming.preparedAwaitsCheck {
+                guard streaming.waitForNextFilesCheck(generation, atMost: 0.5) else { return }
             }
-            guard let next = handover.takeNext() else { return }
-            if let file = next.remote { slot.withLock { $0 = file } }
+            guard let next = streaming.takeNext() else { return }
             playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
         })
         // Each item's decoder (a uridecodebin, added again for every item) says when a switch has ended.
         connections.append(playbin.connect("element-added") { element in
             guard element.factoryName == "uridecodebin" else { return }
-            element.connectAfterOthersOnce("drained", key: "quaver-switch-ended") { groupSwitch.ended() }
+            element.connectAfterOthersOnce("drained", key: "quaver-switch-ended") { streaming.switchEnded(generation) }
         })
         connections.append(playbin.connect("source-setup") { source in
-            GStreamerEngine.setUpSource(source, slot: slot, network: network)
+            GStreamerEngine.setUpSource(source, serving: streaming.servedFile, network: network)
         })
         // Every network source inside playbin: its own, and those hlsdemux makes for each fragment, which
         // `source-setup` never sees.
@@ -128,44 +138,36 @@ final class Pipeline {
         busWatch?.cancel()
     }
 
-    /// Whether a call outlived its wait: the pipeline is given up.
-    var isStuck: Bool { stuck.withLock { $0 } }
-
-    /// Runs `call` (a state change or a seek) on the pipeline's own thread and waits for it `limit` seconds at
-    /// most. `nil` when it has not returned by then, or the pipeline was stuck already: from then on the
-    /// pipeline is given up (disconnected, and no call is sent to it again).
+    /// Loop thread: runs `call` (a state change or a seek) on the pipeline's own thread and waits for it `limit`
+    /// seconds at most. `nil` when it has not returned by then, or the pipeline was stuck already: from then on
+    /// the pipeline is given up (disconnected, and no call is sent to it again).
     func within<T>(_ limit: Double, _ call: @escaping (Element) -> T) -> T? {
         guard !isStuck else { return nil }
-        let answer = LockedValue<T?>(nil)
-        let returned = DispatchSemaphore(value: 0)
-        worker.async { [self] in  // holds the pipeline while the call runs: one stuck in it is never freed
-            let value = call(playbin)
-            // Decided under `stuck`: either the loop takes this answer, or it has given the pipeline up.
-            let givenUp = stuck.withLock { givenUp in
-                answer.withLock { $0 = value }
-                return givenUp
-            }
-            returned.signal()
-            if givenUp { playbin.setState(.null) }  // back after all: let it go from NULL
+        // The work holds the pipeline while the call runs: one stuck in it is never freed.
+        let answer = BoundedCall.run(on: worker, waitingAtMost: .seconds(limit), { [self] in call(playbin) },
+                                     late: { [self] _ in playbin.setState(.null) })  // back after all: let it go from NULL
+        if answer == nil {
+            isStuck = true
+            disconnect()
         }
-        if returned.wait(timeout: .now() + limit) == .success { return answer.withLock { $0 } }
-        let late = stuck.withLock { givenUp -> T? in
-            if let value = answer.withLock({ $0 }) { return value }
-            givenUp = true
-            return nil
-        }
-        if late == nil { disconnect() }
-        return late
+        return answer
     }
 
     /// NULL, never while playbin switches to the next item (GroupSwitch says why): waits `switchTimeout` for
     /// a switch under way to end (and goes to NULL all the same), then `limit` for NULL (`within`).
     func goToNull(switchTimeout: Double, limit: Double) -> (switchEnded: Bool, reached: Bool) {
         var reached = false
-        let switchEnded = groupSwitch.exclusively(timeout: switchTimeout) {
+        let switchEnded = streaming.exclusively(generation, timeout: switchTimeout) {
             reached = within(limit) { $0.setState(.null) } != nil
         }
         return (switchEnded, reached)
+    }
+
+    /// Loop thread, before a seek goes to the pipeline's thread: a switch waiting for the next file's check
+    /// stops waiting (it holds the lock the seek needs); `returned` is to be called there once the seek returned.
+    func seekQueued() -> () -> Void {
+        let streaming = streaming, generation = streaming.seekQueued()
+        return { streaming.seekReturned(generation) }
     }
 
     /// media.role=music lets the sound server apply its music policies (corking, per-role volume).

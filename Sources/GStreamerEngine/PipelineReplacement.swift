@@ -31,7 +31,7 @@ extension GStreamerEngine {
     @discardableResult
     func bounded<T>(_ what: String, _ call: @escaping (Element) -> T) -> T? {
         if let answer = pipeline.within(Self.stateChangeLimit, call) { return answer }
-        restartInNewPipeline(stuckIn: what)
+        apply(.stuck(what))
         return nil
     }
 
@@ -43,54 +43,32 @@ extension GStreamerEngine {
         let stuck = pipeline
         EventLoop.main.post { [weak self] in
             guard let self, pipeline === stuck else { return }
-            restartInNewPipeline(stuckIn: "a query")
+            apply(.stuck("a query"))
         }
         return nil
     }
 
-    /// A new pipeline instead of the stuck one, at NULL, with the volume asked for.
+    /// A new pipeline instead of the stuck one, at NULL, with the volume asked for. The loaded item is started
+    /// again in it by `apply(.stuck)`.
     func replaceStuckPipeline(stuckIn what: String) {
         Self.log.error("""
             GStreamer did not come back from \(what) within \(Self.stateChangeLimit) s (a deadlock inside playbin): \
             that pipeline is given up and a new one built
             """)
-        replacementsInARow += 1
+        let replacements = pipeline.replacementsInARow + 1
+        pipeline.replacementsInARow = replacements
         do {
-            let fresh = try Pipeline(configuration, handover: handover, nextItemCheck: nextItemCheck,
-                                     remoteSlot: remoteSlot, wantedRate: wantedRate)
-            fresh.watchBus { [weak self] message in self?.handle(message) }
-            fresh.playbin.set("volume", volume)
+            let fresh = try Pipeline(configuration, streaming: streaming)
+            fresh.watchBus { [weak self] message in self?.apply(.bus(message)) }
+            fresh.playbin.set("volume", state.volume)
+            fresh.equalizer.set(preAmp: pipeline.equalizer.preAmp, gains: pipeline.equalizer.gains)
+            fresh.replacementsInARow = replacements
             pipeline = fresh
         } catch {
             Self.log.error("no new playbin could be built (\(error)): nothing plays")
         }
     }
 
-    /// The pipeline got stuck in a change the loop asked for while an item was loaded: that item starts
-    /// again in a new pipeline, at the newest position known, playing if the user last asked for that.
-    func restartInNewPipeline(stuckIn what: String) {
-        let item = current ?? handover.pending
-        let position = preroll?.position ?? queuedSeek?.target ?? seekInFlight?.target ?? lastPosition ?? .zero
-        let reportSeek = preroll?.reportSeek ?? (queuedSeek ?? seekInFlight)?.report ?? false
-        replaceStuckPipeline(stuckIn: what)
-        seekInFlight = nil
-        queuedSeek = nil
-        guard let item, replacementsInARow <= Self.replacementsPerItem else {
-            teardown()
-            handover.reset(loading: nil)
-            // Told on the loop's next turn: this runs inside whatever command found the pipeline stuck.
-            if let item {
-                let failure = EngineError(.other, "\(item.uri): GStreamer stopped answering while playing it")
-                EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, failure)) }
-            }
-            return
-        }
-        handover.restart(item)
-        restarting = item == current
-        preroll = Preroll(position: position, playing: wantsPlaying, reportSeek: reportSeek, applyRate: rate != 1)
-        lastPosition = position
-        startPlaybin(playbinURI ?? item.uri)
-    }
-
+    /// Pipelines given up in a row for one item before it fails.
     static let replacementsPerItem = 1
 }

@@ -48,30 +48,61 @@ public struct ReplayGain: Equatable, Sendable {
         "rgvolume name=\(Self.volumeElementName) album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
     }
 
-    /// playbin's audio-filter: `scaletempo` alone when off, otherwise a bin of the ReplayGain elements and
-    /// a scaletempo of its own (when the plugin is there at all). Throws when the replaygain plugin
-    /// (gst-plugins-good) is missing: the user asked for levelling, silently playing without it would lie.
-    func audioFilter(withScaletempo scaletempo: Element?) throws -> Element? {
-        guard mode != .off else { return scaletempo }
-        return try Element.parseBin(volumeElement + (scaletempo == nil ? "" : " ! scaletempo"))
+    /// playbin's audio-filter: `scaletempo` alone when there is nothing else, otherwise a bin of the ReplayGain
+    /// elements (unless off), the equaliser's (`equalizer`, a `gst-launch` fragment) and a scaletempo of its own
+    /// (when the plugin is there at all). Throws when the replaygain plugin (gst-plugins-good) is missing: the
+    /// user asked for levelling, silently playing without it would lie.
+    func audioFilter(withScaletempo scaletempo: Element?, equalizer: String?) throws -> Element? {
+        let parts = (mode == .off ? [] : [volumeElement]) + (equalizer.map { [$0] } ?? [])
+        guard !parts.isEmpty else { return scaletempo }
+        return try Element.parseBin((parts + (scaletempo == nil ? [] : ["scaletempo"])).joined(separator: " ! "))
     }
 }
 
-/// The `rgvolume` playing now, shared with the streaming thread that switches its `album-mode` at each
-/// new stream in "auto". Replaced with the filter at every NULL (FilterSlot), when nothing streams.
-final class AlbumModeSwitch: @unchecked Sendable {
-    private let volume = LockedValue<Element?>(nil)
-
-    /// The filter's `rgvolume` from now on.
-    func use(_ filter: Element?) {
+/// ReplayGain's part of what the streaming threads share (`StreamingSide`): the `rgvolume` playing now, whose
+/// album mode "auto" switches at each new stream, and the tags told it for the stream passing the filter.
+/// Both are the playing pipeline's (its generation); the element is replaced with the filter at every NULL
+/// (FilterSlot), when nothing streams.
+extension StreamingSide {
+    /// Loop thread: `filter`'s `rgvolume` from now on, in pipeline `generation`.
+    func useAlbumVolume(in filter: Element?, generation: Int) {
         let found = filter?.child(named: ReplayGain.volumeElementName)
-        volume.withLock { $0 = found }
+        locked { shared in if shared.generation == generation { shared.albumVolume = found } }
     }
 
     /// Album gain or the track's; any thread. rgvolume recomputes its gain on every property change.
-    func set(albumGain: Bool) {
-        guard let element = volume.withLock({ $0 }) else { return }
+    func setAlbumGain(_ albumGain: Bool) {
+        guard let element = locked({ $0.albumVolume }) else { return }
         element.set("album-mode", albumGain ? "true" : "false")
+    }
+
+    /// Streaming thread, when a stream starts in the filter of pipeline `generation`: the album mode of the item
+    /// whose stream it is, the oldest handed to playbin (the loop takes it off the list only at the bus's
+    /// STREAM_START, which follows this one).
+    func albumModeAtStreamStart(generation: Int) {
+        let (element, albumGain) = locked { shared in
+            shared.generation == generation
+                ? (shared.albumVolume, shared.handover.handedToPlaybin.first?.item.sharesAlbumWithNeighbour ?? false)
+                : (nil, false)
+        }
+        element?.set("album-mode", albumGain ? "true" : "false")
+    }
+
+    /// Streaming thread: a new stream in pipeline `generation`; the tags to send into the filter first.
+    func replayGainStreamStarted(generation: Int) -> [String: Double] {
+        locked { shared in if shared.generation == generation { shared.replayGainTags.reset() } }
+        return ReplayGainTags.neutral
+    }
+
+    /// Streaming thread: a tag event with ReplayGain tags in pipeline `generation`; the whole set it should carry.
+    func replayGainTagsArrived(_ found: [String: Double], generation: Int) -> [String: Double] {
+        locked { shared in
+            guard shared.generation == generation else {
+                var alone = ReplayGainTags()
+                return alone.adding(found)
+            }
+            return shared.replayGainTags.adding(found)
+        }
     }
 }
 

@@ -97,7 +97,10 @@ public final class FolderWatch {
         if mask & UInt32(IN_IGNORED) != 0 { watched[wd] = nil; return }
         guard let folder = watched[wd] else { return }
         let path = name.isEmpty ? folder : folder + [UInt8(ascii: "/")] + name
-        if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { watchTree(path) }
+        // A folder made readable (IN_ATTRIB) could not be watched before: inotify_add_watch needs read access.
+        if mask & UInt32(IN_ISDIR) != 0, !name.isEmpty, mask & UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB) != 0 {
+            watchTree(path)
+        }
         pending.insert(path)
     }
 

@@ -40,7 +40,15 @@ public final class LibraryCatalog {
         return Int(counted.first?.integer(0) ?? 0)
     }
 
-    /// The URIs of every track matching `query`, in album order (what `quaver play QUERY` queues).
+    /// Every track matching `query`, in album order, missing ones left out: what `quaver play QUERY` queues, with
+    /// the tags the queue shows at once.
+    public func tracks(_ query: SearchQuery) throws -> [LibraryTrack] {
+        let filter = Self.filter(query)
+        return try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE \(filter.sql) AND missing = 0 "
+                                  + "ORDER BY \(Self.albumOrder)", filter.values).map(Self.track)
+    }
+
+    /// The URIs of every track matching `query`, in album order, missing ones left out.
     public func uris(_ query: SearchQuery) throws -> [String] {
         let filter = Self.filter(query)
         return try database.query("SELECT uri FROM tracks WHERE \(filter.sql) AND missing = 0 ORDER BY \(Self.albumOrder)",
@@ -58,13 +66,13 @@ public final class LibraryCatalog {
                            [.integer(Int64(max(0, limit)))]).compactMap { $0.text(0) }
     }
 
-    /// The URIs of one album's tracks (as `albums` names it), or of one artist's (as `artists` names them) when
-    /// `album` is nil, in album order; missing tracks left out.
-    public func uris(artist: String, album: String?) throws -> [String] {
+    /// One album's tracks (as `albums` names it), or one artist's (as `artists` names them) when `album` is nil,
+    /// in album order; missing tracks left out.
+    public func tracks(artist: String, album: String?) throws -> [LibraryTrack] {
         let albumClause = album == nil ? "" : " AND album = ?2 COLLATE NOCASE"
-        return try database.query("SELECT uri FROM tracks WHERE sort_artist = ?1\(albumClause) AND missing = 0 "
-                                  + "ORDER BY \(Self.albumOrder)", [.text(artist)] + (album.map { [.text($0)] } ?? []))
-            .compactMap { $0.text(0) }
+        return try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE sort_artist = ?1\(albumClause) "
+                                  + "AND missing = 0 ORDER BY \(Self.albumOrder)", [.text(artist)] + (album.map { [.text($0)] } ?? []))
+            .map(Self.track)
     }
 
     /// Artists (album artists, or the track's first artist) of the matching tracks, with their track counts.

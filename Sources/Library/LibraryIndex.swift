@@ -40,6 +40,8 @@ public struct LibraryIndex: Sendable {
         try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
                                                 withIntermediateDirectories: true)
         let database = try Database(path: path)
+        // SQLite opens a file it may not write read-only, without an error: say so here, not at the first write.
+        guard !database.isReadOnly else { throw SQLiteError.readOnlyFile }
         try database.useWriteAheadLog()
         try database.migrate(LibrarySchema.migrations)
         guard database.isIntact() else { throw DamagedIndex() }
@@ -103,8 +105,9 @@ public final class IndexConnection {
         }
     }
 
-    /// Marks the tracks under `folderURI` as missing (its disk is away) or back.
-    func markTree(_ folderURI: String, missing: Bool) throws {
+    /// Marks the tracks under `folderURI` as missing (its disk is away) or back; answers how many changed.
+    @discardableResult
+    func markTree(_ folderURI: String, missing: Bool) throws -> Int {
         try database.run("UPDATE tracks SET missing = ?3 WHERE uri >= ?1 AND uri < ?2 AND missing != ?3",
                          Self.prefixRange(folderURI) + [.integer(missing ? 1 : 0)])
     }

@@ -1,11 +1,13 @@
 import ControlAPI
 import Dispatch
+import EventLoop
 import FoundationEssentials
 import Glibc
+import SQLite
 import Synchronization
 import TagLib
 
-/// Keeps the index in step with the music folders, on a thread of its own (ScanThread) with its own connection:
+/// Keeps the index in step with the music folders, on a thread of its own (WorkerThread) with its own connection:
 /// the loop thread never waits for a scan (it only receives `Progress` and `changed` through the closures,
 /// which are called on the scanner's queue and post to the loop themselves).
 ///
@@ -28,7 +30,7 @@ public final class LibraryScanner {
 
     static let batchSize = 256
 
-    private let queue = ScanThread()
+    private let queue = WorkerThread(name: "quaver-scan", niceness: NamedThread.background)
     private let index: LibraryIndex
     private let folders: [[UInt8]]
     private let note: (String) -> Void
@@ -38,6 +40,8 @@ public final class LibraryScanner {
     private var indexIsReadOnly = false
     private var progress = Progress()
     private var lastProgressReport = Date.distantPast
+    /// A live update failed and said so; the next failure is not logged until one succeeds.
+    private var liveUpdateFailed = false
 
     /// `folders` are absolute paths; nothing runs until `scanAll` or `update`.
     public init(index: LibraryIndex, folders: [[UInt8]], note: @escaping (String) -> Void,
@@ -62,8 +66,18 @@ public final class LibraryScanner {
         queue.async { [self] in
             guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
             var changed = false
-            for path in Set(paths) where folders.contains(where: { Self.isInside(path, $0) }) {
-                changed = (try? scan(path, in: connection)) == true || changed
+            do {
+                for (folder, inside) in Self.grouped(Set(paths), by: folders) {
+                    if Self.isAway(folder) {
+                        changed = try keepMissing(folder, in: connection) || changed
+                    } else {
+                        for path in inside { changed = try scan(path, in: connection) || changed }
+                    }
+                }
+                liveUpdateFailed = false
+            } catch {
+                if !liveUpdateFailed { note("the library index was not updated: \(Self.explain(error))") }
+                liveUpdateFailed = true
             }
             guard changed else { return }
             report(counting: connection)
@@ -111,7 +125,7 @@ public final class LibraryScanner {
         report(counting: connection)
         do {
             for folder in folders {
-                if FolderWalk.names(in: folder) == nil {
+                if Self.isAway(folder) {
                     try keepMissing(folder, in: connection)
                 } else {
                     try scan(folder, in: connection)
@@ -122,20 +136,43 @@ public final class LibraryScanner {
         } catch is Cancelled {
             return
         } catch {
-            note("the library scan stopped: \(error)")
+            note("the library scan stopped: \(Self.explain(error))")
         }
         progress.scanning = false
         report(counting: connection)
         reportChange()
     }
 
-    /// A folder that cannot be read now (unmounted, unplugged): its tracks are marked missing, not dropped.
-    private func keepMissing(_ folder: [UInt8], in connection: IndexConnection) throws {
-        let uri = FileURI.encode(pathBytes: folder)
-        let known = try connection.knownFiles(at: uri).count
-        guard known > 0 else { return }  // a folder never there (no ~/Music yet) is not worth a line
-        note("the music folder \(String(decoding: folder, as: UTF8.self)) cannot be read: its \(known) tracks are kept as missing")
-        try connection.markTree(uri, missing: true)
+    /// A music folder that is away (`isAway`): its tracks are marked missing, not dropped, with one line when
+    /// some were not marked yet. True when the index changed. A folder never there (no ~/Music yet) is not
+    /// worth a line.
+    @discardableResult
+    private func keepMissing(_ folder: [UInt8], in connection: IndexConnection) throws -> Bool {
+        let marked = try connection.markTree(FileURI.encode(pathBytes: folder), missing: true)
+        guard marked > 0 else { return false }
+        note("the music folder \(String(decoding: folder, as: UTF8.self)) is not there, cannot be read or is empty "
+             + "(a disk not mounted?): its \(marked) tracks are kept, marked missing, until `quaver rescan` finds it again")
+        return true
+    }
+
+    /// A music folder that cannot be read now, or is empty: an unplugged disk or an unmounted NAS leaves its
+    /// mount point behind, an empty folder, and reading that as "every file deleted" would drop its tracks.
+    static func isAway(_ folder: [UInt8]) -> Bool {
+        FolderWalk.names(in: folder)?.isEmpty ?? true
+    }
+
+    /// `paths` by the music folder they are in; paths in none are left out.
+    static func grouped(_ paths: Set<[UInt8]>, by folders: [[UInt8]]) -> [([UInt8], [[UInt8]])] {
+        folders.compactMap { folder in
+            let inside = paths.filter { isInside($0, folder) }
+            return inside.isEmpty ? nil : (folder, Array(inside))
+        }
+    }
+
+    /// The line for a failed write: a full disk says what happens next.
+    static func explain(_ error: Error) -> String {
+        guard let error = error as? SQLiteError, error.isFull else { return "\(error)" }
+        return "the disk is full (\(error)); what was read so far is kept, and `quaver rescan` goes on once there is room"
     }
 
     /// Reads what changed at or under `path` and removes what is gone there. True when the index changed.

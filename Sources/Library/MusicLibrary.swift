@@ -21,12 +21,14 @@ public final class MusicLibrary {
     private var scanner: LibraryScanner!
     private var watch: FolderWatch?
     private var catalogConnection: LibraryCatalog?
+    private let reader: CatalogReader
 
     /// `folders` are absolute (MusicFolders.resolve); nothing runs until `start`.
     public init(folders: [String], index: LibraryIndex, note: @escaping (String) -> Void) {
         self.folders = folders
         self.index = index
         self.note = note
+        reader = CatalogReader(index: index)
         scanner = LibraryScanner(index: index, folders: folders.map { Array($0.utf8) }, note: note,
                                  progress: { [weak self] progress in EventLoop.main.post { self?.scanProgressed(progress) } },
                                  changed: { [weak self] in EventLoop.main.post { self?.indexChanged() } })
@@ -63,10 +65,16 @@ public final class MusicLibrary {
 
     /// The front cover embedded in the local file at `uri` (TagLib), at most `maximumByteCount` bytes: for the
     /// desktop's search results, read when they are shown.
-    public func embeddedCover(of uri: String, maximumByteCount: Int) -> (data: [UInt8], mimeType: String)? {
+    public static func embeddedCover(of uri: String, maximumByteCount: Int) -> (data: [UInt8], mimeType: String)? {
         guard let path = FileURI.pathBytes(fromURI: uri),
               let picture = EmbeddedPicture.frontCover(pathBytes: path, maximumByteCount: maximumByteCount) else { return nil }
         return (picture.data, picture.mimeType)
+    }
+
+    /// Runs `query` on the library's reading thread (its own connection), then `done` with the result on the loop:
+    /// every search, listing and query that queues tracks goes this way, so the loop never waits for the index.
+    public func read<T>(_ query: @escaping (LibraryCatalog) throws -> T, done: @escaping (Result<T, Error>) -> Void) {
+        reader.read(query, done: done)
     }
 
     /// The MusicBrainz ids the index read from the file at `uri`, for its listens; nil when it is not indexed.
@@ -74,7 +82,8 @@ public final class MusicLibrary {
         (try? catalog().track(uri: uri))?.musicBrainz
     }
 
-    /// The catalog, opened on first use (the first scan makes the file).
+    /// The catalog on the loop, opened on first use (the first scan makes the file): for one track's row by its
+    /// URI (a listen's MusicBrainz ids), which the unique index answers at once. Everything else goes to `read`.
     public func catalog() throws -> LibraryCatalog {
         if let catalogConnection { return catalogConnection }
         let opened = LibraryCatalog(try index.openForReading())
@@ -86,6 +95,7 @@ public final class MusicLibrary {
     /// replaced, and a connection opened before would keep reading the old one).
     private func indexChanged() {
         catalogConnection = nil
+        reader.reopen()
         onChange()
     }
 

@@ -72,7 +72,9 @@ public final class HistoryRecorder: PlayerObserver {
         switch change {
         case .status(let status):
             tick(status == .playing)
-        case .tracksAdded, .queueReplaced:
+        case .tracksAdded(let ids, _):
+            noteQueued(ids.compactMap(player.uri(of:)))
+        case .queueReplaced:
             noteQueued()
         default:
             break
@@ -140,14 +142,18 @@ public final class HistoryRecorder: PlayerObserver {
         ticker = playing ? EventLoop.main.schedule(after: 1, repeating: true) { [weak self] in self?.counter?.sample() } : nil
     }
 
-    /// Tracks queued for the first time get their date. The queue is read from a snapshot on the history queue:
-    /// a restored queue of 100 000 is not looked up on the loop.
-    private func noteQueued() {
-        let snapshot = player.queueSnapshot, time = now()
+    /// Tracks queued for the first time get their date: those of `added`, or of the whole queue (at start, after a
+    /// replace). The whole queue is read from a snapshot on the history queue: a restored queue of 100 000 is not
+    /// looked up on the loop. An addition names its own tracks only: `quaver add` of a folder of 20 000 comes in
+    /// slices of 2 000, and a snapshot per slice had the loop look up to 110 000 URIs (the queue so far, each time),
+    /// and copy the whole queue at the next slice while the snapshot still shared its storage.
+    private func noteQueued(_ added: [String]? = nil) {
+        let snapshot = added == nil ? player.queueSnapshot : nil, time = now()
         let known = tracks
         queue.async { [database, log] in
             var new: [String] = []
-            snapshot.forEach { track in if known[track.uri] == nil { new.append(track.uri) } }
+            func note(_ uri: String) { if known[uri] == nil { new.append(uri) } }
+            if let snapshot { snapshot.forEach { note($0.uri) } } else { added?.forEach(note) }
             guard !new.isEmpty else { return }
             do { try database?.recordAdded(new, at: time) } catch { log.error("cannot record queued tracks: \(error)") }
             EventLoop.main.post { [weak self] in

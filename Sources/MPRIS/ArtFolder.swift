@@ -1,3 +1,4 @@
+import BaseDirectories
 import FoundationEssentials
 import Glibc
 
@@ -9,37 +10,15 @@ final class ArtFolder {
     let url: URL
     private let descriptor: Int32
 
-    /// Opens `url`, creating it (0700) with its parents if missing; an existing one with wider read modes is
-    /// made 0700. Refused: a symbolic link, not a folder, another user's, or writable by group or others.
+    /// Opens `url` as `OwnFolder.open` does (created 0700 when missing; a link, another user's folder or one
+    /// others may write to is refused).
     init(_ url: URL) throws {
         self.url = url
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        mkdir(url.path, 0o700)
-        descriptor = try Self.openOwnFolder(url)
-    }
-
-    private static func openOwnFolder(_ url: URL) throws -> Int32 {
-        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            var status = stat()
-            let isLink = lstat(url.path, &status) == 0 && status.st_mode & S_IFMT == S_IFLNK
-            throw Refusal(url, isLink ? "a symbolic link" : reason)  // O_DIRECTORY says ENOTDIR for a link to a folder
+        do {
+            descriptor = try OwnFolder.open(url)
+        } catch let refusal as OwnFolder.Refusal {
+            throw Refusal(url, refusal.description)
         }
-        var status = stat()
-        fstat(descriptor, &status)
-        if let problem = problem(with: status) {
-            close(descriptor)
-            throw Refusal(url, problem)
-        }
-        if status.st_mode & 0o077 != 0 { fchmod(descriptor, 0o700) }
-        return descriptor
-    }
-
-    private static func problem(with status: stat) -> String? {
-        if status.st_uid != geteuid() { return "owned by user \(status.st_uid), not by us (\(geteuid()))" }
-        if status.st_mode & 0o022 != 0 { return "writable by others (mode \(String(status.st_mode & 0o777, radix: 8)))" }
-        return nil
     }
 
     deinit { close(descriptor) }

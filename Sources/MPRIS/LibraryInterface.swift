@@ -52,81 +52,85 @@ public final class LibraryInterface {
 
     private var methods: [InterfaceDescription.Method] {
         typealias Argument = InterfaceDescription.Argument
+        let folders = library?.folders ?? []
         return [
-            method("Search", [Argument("query", "s"), Argument("offset", "u"), Argument("limit", "u")],
-                   outputs: [Argument("tracks", "aa{sv}"), Argument("total", "u")]) { catalog, args in
+            reading("Search", [Argument("query", "s"), Argument("offset", "u"), Argument("limit", "u")],
+                    outputs: [Argument("tracks", "aa{sv}"), Argument("total", "u")]) { catalog, args in
                 let limit = min(Int(args[2].int64Value ?? 0), ControlAPI.librarySearchPageLimit)
                 let page = try catalog.search(SearchQuery(args[0].stringValue ?? ""), offset: Int(args[1].int64Value ?? 0),
                                               limit: limit)
                 return [.array(element: "a{sv}", page.tracks.map(LibraryMetadata.value)), .uint32(UInt32(clamping: page.total))]
             },
-            method("Artists", [Argument("query", "s")], outputs: [Argument("artists", "a(su)")]) { catalog, args in
+            reading("Artists", [Argument("query", "s")], outputs: [Argument("artists", "a(su)")]) { catalog, args in
                 let artists = try catalog.artists(SearchQuery(args[0].stringValue ?? ""))
                 return [.array(element: "(su)", artists.map { .structure([.string($0.name), .uint32(UInt32(clamping: $0.tracks))]) })]
             },
-            method("Albums", [Argument("query", "s")], outputs: [Argument("albums", "a(ssiu)")]) { catalog, args in
+            reading("Albums", [Argument("query", "s")], outputs: [Argument("albums", "a(ssiu)")]) { catalog, args in
                 let albums = try catalog.albums(SearchQuery(args[0].stringValue ?? ""))
                 return [.array(element: "(ssiu)", albums.map { album in
                     .structure([.string(album.artist), .string(album.title), .int32(Int32(clamping: album.year)),
                                 .uint32(UInt32(clamping: album.tracks))])
                 })]
             },
-            method("Statistics", outputs: [Argument("statistics", "a{sv}")]) { [weak self] catalog, _ in
-                [LibraryMetadata.statistics(try catalog.statistics(), folders: self?.library?.folders ?? [])]
+            reading("Statistics", outputs: [Argument("statistics", "a{sv}")]) { catalog, _ in
+                [LibraryMetadata.statistics(try catalog.statistics(), folders: folders)]
             },
-            method("Rescan") { [weak self] _, _ in
+            InterfaceDescription.Method(name: "Rescan") { [weak self] _ in
+                _ = try self?.enabledLibrary()
                 self?.library?.rescan()
                 return []
             },
-            queueingMethod("PlayQuery", [Argument("query", "s")]) { this, args, uris, reply in
-                this.queue(uris, at: .end, replacing: true, play: true, reply)
+            queueingMethod("PlayQuery", [Argument("query", "s")]) { this, args, entries, reply in
+                this.queue(entries, at: .end, replacing: true, play: true, reply)
             },
             queueingMethod("AddQuery", [Argument("query", "s"), Argument("position", "s"), Argument("play", "b")]) {
-                this, args, uris, reply in
+                this, args, entries, reply in
                 let position = try this.player.queuePosition(named: args[1].stringValue ?? "")
-                this.queue(uris, at: position, replacing: false, play: args[2].boolValue ?? false, reply)
+                this.queue(entries, at: position, replacing: false, play: args[2].boolValue ?? false, reply)
             },
         ]
     }
 
-    /// A method answered at once from the catalog; an error when there is no library or its index cannot be read.
-    private func method(_ name: String, _ inputs: [InterfaceDescription.Argument] = [],
-                        outputs: [InterfaceDescription.Argument] = [],
-                        _ body: @escaping (LibraryCatalog, [DBusValue]) throws -> [DBusValue]) -> InterfaceDescription.Method {
-        InterfaceDescription.Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call in
-            guard let self else { throw DBusError.failed("the player is shutting down") }
-            return try body(try catalog(), call.arguments)
-        }
-    }
-
-    /// PlayQuery and AddQuery: the query's tracks (none is an error, and the queue is unchanged), queued over
-    /// as many loop turns as a long list takes (QueueEditInSlices); the answer is how many were queued.
-    private func queueingMethod(_ name: String, _ inputs: [InterfaceDescription.Argument],
-                                _ body: @escaping (LibraryInterface, [DBusValue], [String], PendingReply) throws -> Void)
+    /// A method answered from the index (`indexReadingMethod`); an error when there is no library.
+    private func reading<Result>(_ name: String, _ inputs: [InterfaceDescription.Argument] = [],
+                                 outputs: [InterfaceDescription.Argument] = [],
+                                 _ query: @escaping (LibraryCatalog, [DBusValue]) throws -> Result,
+                                 answer: @escaping (LibraryInterface, Result, [DBusValue], PendingReply) throws -> Void)
         -> InterfaceDescription.Method {
-        InterfaceDescription.Method(name: name, inputs: inputs, outputs: [InterfaceDescription.Argument("queued", "u")]) {
-            [weak self] call, reply in
-            guard let self else { throw DBusError.failed("the player is shutting down") }
-            let query = call.arguments[0].stringValue ?? ""
-            let uris = try catalog().uris(SearchQuery(query))
-            guard !uris.isEmpty else {
-                throw DBusError.invalidArgs("nothing in the library matches \"\(query)\"; the queue is unchanged")
+        indexReadingMethod(name, inputs, outputs: outputs, owner: self, library: { try $0.enabledLibrary() }, query: query,
+                           answer: answer)
+    }
+
+    /// A method whose reply is what the query gives.
+    private func reading(_ name: String, _ inputs: [InterfaceDescription.Argument] = [],
+                         outputs: [InterfaceDescription.Argument] = [],
+                         _ query: @escaping (LibraryCatalog, [DBusValue]) throws -> [DBusValue]) -> InterfaceDescription.Method {
+        reading(name, inputs, outputs: outputs, query) { _, values, _, reply in reply.finish(values) }
+    }
+
+    /// PlayQuery and AddQuery: the query's tracks with their tags (none is an error, and the queue is unchanged),
+    /// read on the library's thread, then queued over as many loop turns as a long list takes (QueueEditInSlices);
+    /// the answer is how many were queued.
+    private func queueingMethod(_ name: String, _ inputs: [InterfaceDescription.Argument],
+                                _ body: @escaping (LibraryInterface, [DBusValue], [QueueEntry], PendingReply) throws -> Void)
+        -> InterfaceDescription.Method {
+        reading(name, inputs, outputs: [InterfaceDescription.Argument("queued", "u")]) { catalog, args in
+            try catalog.tracks(SearchQuery(args[0].stringValue ?? "")).map(QueueEntry.init)
+        } answer: { this, entries, args, reply in
+            guard !entries.isEmpty else {
+                throw DBusError.invalidArgs("nothing in the library matches \"\(args[0].stringValue ?? "")\"; the queue is unchanged")
             }
-            try body(self, call.arguments, uris, reply)
+            try body(this, args, entries, reply)
         }
     }
 
-    private func catalog() throws -> LibraryCatalog {
+    private func enabledLibrary() throws -> MusicLibrary {
         guard let library else { throw DBusError.failed("the music library is off ([library] folders = [] in config.toml)") }
-        do {
-            return try library.catalog()
-        } catch {
-            throw DBusError.failed("the music library's index cannot be read (\(error)); playback is not affected")
-        }
+        return library
     }
 
-    private func queue(_ uris: [String], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {
-        QueueEditInSlices(mpris, uris, at: position, replacing: replacing) { [weak self] ids, _ in
+    private func queue(_ entries: [QueueEntry], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {
+        QueueEditInSlices(mpris, entries, at: position, replacing: replacing) { [weak self] ids, _ in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
                 player.goTo(first)
                 player.play()

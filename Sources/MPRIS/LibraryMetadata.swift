@@ -1,6 +1,7 @@
 import ControlAPI
 import DBus
 import Library
+import PlayerCore
 
 /// How library tracks and figures look on the bus: a track as a metadata map with MPRIS's keys and types
 /// (docs/mpris.md, "Metadata types"; `xesam:url` is the URI to queue), our own keys prefixed `quaver:`.
@@ -34,5 +35,23 @@ enum LibraryMetadata {
             "LastScan": .int64(figures.lastScanEnd),
             "Folders": .stringArray(folders),
         ])
+    }
+}
+
+extension QueueEntry {
+    /// A library track as the queue takes it: with the index's tags and length, so clients see them as soon as it
+    /// is queued, and the background tag reader leaves it alone (it reads only tracks with neither).
+    init(_ track: LibraryTrack) {
+        var tags = TrackTags()
+        tags.title = track.title.isEmpty ? nil : track.title
+        tags.artists = track.artists
+        tags.album = track.album.isEmpty ? nil : track.album
+        tags.albumArtists = track.albumArtist.isEmpty ? [] : [track.albumArtist]
+        tags.genres = track.genre.isEmpty ? [] : [track.genre]
+        tags.composers = track.composer.isEmpty ? [] : [track.composer]
+        tags.trackNumber = track.trackNumber > 0 ? track.trackNumber : nil
+        tags.discNumber = track.discNumber > 0 ? track.discNumber : nil
+        self.init(uri: track.uri, tags: tags,
+                  duration: track.lengthMilliseconds > 0 ? .milliseconds(track.lengthMilliseconds) : nil)
     }
 }

@@ -114,6 +114,8 @@ public final class MPRISService: PlayerObserver {
             batcher.markChanged(Self.playerInterface)
         case .status, .state, .volume, .rate, .loopMode, .shuffle, .capabilities, .buffering:
             batcher.markChanged(Self.playerInterface)
+        case .bufferedRanges:
+            break  // org.quaver.Quaver1's alone (PlaybackHealthMembers)
         }
     }
 

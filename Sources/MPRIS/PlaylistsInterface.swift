@@ -17,8 +17,7 @@ extension SavedPlaylists {
             later("ActivatePlaylist", [Argument("PlaylistId", "o")]) { this, args, reply in
                 let id = args[0].objectPathValue.flatMap { ControlAPI.PlaylistPath.id(of: $0.rawValue) }
                 if let smart = this.smartPlaylists.first(where: { $0.id == id }) {
-                    try this.activate(smart)
-                    return reply.finish([])
+                    return this.activate(smart, reply)
                 }
                 guard let id, let playlist = this.fileBacked.first(where: { $0.id == id }) else {
                     throw DBusError.invalidArgs("\(args[0].objectPathValue?.rawValue ?? "?") is not a saved playlist")

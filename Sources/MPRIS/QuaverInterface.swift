@@ -246,7 +246,8 @@ public final class QuaverInterface: PlayerObserver {
         let first = min(start, length)
         let page = player.tracks(in: first..<(first + min(count, length - first)))
         let entries = page.map { track in
-            DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), mpris.metadataMap.value(of: track)])
+            let metadata = mpris.metadataMap.metadata(of: track).merging(PlaybackHealthMembers.queueEntries(of: track, in: player)) { $1 }
+            return DBusValue.structure([.objectPath(TrackPath.path(of: track.id)), .variantDictionary(metadata)])
         }
         let current = player.currentTrackID.map(TrackPath.path) ?? TrackPath.noTrack
         return [.array(element: "(oa{sv})", entries), .objectPath(current), .uint32(UInt32(clamping: length))]

@@ -2,10 +2,11 @@ import DBus
 import EventLoop
 import PlayerCore
 
-/// Queues a long list of URIs (AddTracks or ReplaceQueue of a whole library) `sliceSize` (or `sliceBytes`
-/// of URIs) per loop turn, so that other clients are answered between slices: 100 000 at once held the loop
-/// for 0.3 s, and a slice of 5 000 still took up to 60 ms on a busy machine; 2 000 URIs of 64 KiB would be
-/// 128 MB copied in one turn.
+/// Queues a long list of URIs (AddTracks or ReplaceQueue of a whole library) as many per loop turn as fit in
+/// a few milliseconds (`TurnBudget`, at most `sliceSize`, or `sliceBytes` of URIs), so that other clients are
+/// answered between slices: 100 000 at once held the loop for 0.3 s, a slice of 5 000 still took up to 60 ms
+/// on a busy machine, and one of 2 000 up to 42 ms (`quaver add` of 20 000 files, 2 cores under load);
+/// 2 000 URIs of 64 KiB would be 128 MB copied in one turn.
 ///
 /// Each slice goes right after the previous one. Another client's edit may land between two slices: if
 /// it removed the track the next slice was to follow, the rest goes to the end of the queue. The caller
@@ -17,41 +18,59 @@ final class QueueEditInSlices {
     static let sliceBytes = 1 << 20
 
     private let mpris: MPRISService
-    private let uris: [String]
+    private let count: Int
+    /// The entry at an index: made from a URI slice by slice, or given whole (with tags, from the library).
+    private let entry: (Int) -> QueueEntry
     private let position: QueuePosition
     private let replacing: Bool
     private let finished: (_ ids: [TrackID], _ paths: DBusValue) -> Void
     private var added: [TrackID] = []
     private var addedPaths: [DBusValue] = []
+    private var budget = TurnBudget(maximum: QueueEditInSlices.sliceSize)
 
     /// - Parameter replacing: the first slice replaces the queue (`Player.replace`); the others are added.
-    init(_ mpris: MPRISService, _ uris: [String], at position: QueuePosition, replacing: Bool,
-         finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
+    convenience init(_ mpris: MPRISService, _ uris: [String], at position: QueuePosition, replacing: Bool,
+                     finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
+        self.init(mpris, count: uris.count, entry: { QueueEntry(uri: uris[$0]) }, at: position, replacing: replacing,
+                  finished: finished)
+    }
+
+    convenience init(_ mpris: MPRISService, _ entries: [QueueEntry], at position: QueuePosition, replacing: Bool,
+                     finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
+        self.init(mpris, count: entries.count, entry: { entries[$0] }, at: position, replacing: replacing, finished: finished)
+    }
+
+    private init(_ mpris: MPRISService, count: Int, entry: @escaping (Int) -> QueueEntry, at position: QueuePosition,
+                 replacing: Bool, finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
         self.mpris = mpris
-        self.uris = uris
+        self.count = count
+        self.entry = entry
         self.position = position
         self.replacing = replacing
         self.finished = finished
     }
 
     func start() {
-        guard sliceEnd(from: 0) < uris.count else {
-            added = apply(uris[...], first: true)
+        guard sliceEnd(from: 0, size: Self.sliceSize) < count else {
+            added = apply(0..<count, first: true)
             return finished(added, .objectPathArray(added.map(TrackPath.path(of:))))
         }
-        added.reserveCapacity(uris.count)
-        addedPaths.reserveCapacity(uris.count)
+        added.reserveCapacity(count)
+        addedPaths.reserveCapacity(count)
         mpris.beginEditInSlices()
         step(from: 0)
     }
 
     /// Applies one slice and posts the next; the object lives in the posted closures until the end.
     private func step(from start: Int) {
-        let end = sliceEnd(from: start)
-        let ids = apply(uris[start..<end], first: start == 0)
-        added += ids
-        for id in ids { addedPaths.append(.objectPath(TrackPath.path(of: id))) }
-        guard end < uris.count else {
+        let end = budget.slice { size in
+            let end = sliceEnd(from: start, size: size)
+            let ids = apply(start..<end, first: start == 0)
+            added += ids
+            for id in ids { addedPaths.append(.objectPath(TrackPath.path(of: id))) }
+            return (end - start, end)
+        }
+        guard end < count else {
             // The track list signal and the reply each carry every id: one per loop turn.
             mpris.player.shrinkQueueStorage()
             EventLoop.main.post {
@@ -67,18 +86,18 @@ final class QueueEditInSlices {
         EventLoop.main.postInBackground { self.step(from: end) }
     }
 
-    /// Where the slice from `start` ends: after `sliceSize` URIs, or once they hold `sliceBytes`.
-    private func sliceEnd(from start: Int) -> Int {
+    /// Where the slice from `start` ends: after `size` URIs, or once they hold `sliceBytes`.
+    private func sliceEnd(from start: Int, size: Int) -> Int {
         var end = start, bytes = 0
-        while end < uris.count, end - start < Self.sliceSize, bytes < Self.sliceBytes {
-            bytes += uris[end].utf8.count
+        while end < count, end - start < size, bytes < Self.sliceBytes {
+            bytes += entry(end).uri.utf8.count
             end += 1
         }
         return end
     }
 
-    private func apply(_ slice: ArraySlice<String>, first: Bool) -> [TrackID] {
-        let entries = slice.map { QueueEntry(uri: $0) }
+    private func apply(_ slice: Range<Int>, first: Bool) -> [TrackID] {
+        let entries = slice.map(entry)
         let player = mpris.player
         if first { return replacing ? player.replace(with: entries) : player.add(entries, at: position) }
         let previous = added.last.flatMap { player.index(of: $0) != nil ? $0 : nil }

@@ -31,96 +31,117 @@ public final class ShellSearchProvider {
     private var methods: [InterfaceDescription.Method] {
         typealias Argument = InterfaceDescription.Argument
         return [
-            method("GetInitialResultSet", [Argument("terms", "as")], outputs: [Argument("results", "as")]) { this, args in
-                [.stringArray(try this.results(args[0].stringArrayValue ?? []))]
+            reading("GetInitialResultSet", [Argument("terms", "as")], outputs: [Argument("results", "as")]) { catalog, args in
+                [.stringArray(try Self.results(args[0].stringArrayValue ?? [], catalog))]
+            } answer: { _, values, reply in reply.finish(values) },
+            reading("GetSubsearchResultSet", [Argument("previous_results", "as"), Argument("terms", "as")],
+                    outputs: [Argument("results", "as")]) { catalog, args in
+                [.stringArray(try Self.results(args[1].stringArrayValue ?? [], catalog))]
+            } answer: { _, values, reply in reply.finish(values) },
+            reading("GetResultMetas", [Argument("identifiers", "as")], outputs: [Argument("metas", "aa{sv}")]) { catalog, args in
+                (args[0].stringArrayValue ?? []).prefix(100).compactMap { try? ResultMeta(ResultID($0), catalog) }
+            } answer: { this, metas, reply in
+                reply.finish([.array(element: "a{sv}", metas.map { $0.value(artwork: this.mpris.configuration.artwork) })])
             },
-            method("GetSubsearchResultSet", [Argument("previous_results", "as"), Argument("terms", "as")],
-                   outputs: [Argument("results", "as")]) { this, args in
-                [.stringArray(try this.results(args[1].stringArrayValue ?? []))]
+            reading("ActivateResult", [Argument("identifier", "s"), Argument("terms", "as"), Argument("timestamp", "u")]) {
+                catalog, args in
+                try Self.tracks(of: ResultID(args[0].stringValue ?? ""), catalog)
+            } answer: { this, tracks, reply in
+                try this.play(tracks, reply)
             },
-            method("GetResultMetas", [Argument("identifiers", "as")], outputs: [Argument("metas", "aa{sv}")]) { this, args in
-                let catalog = try this.library.catalog()
-                let metas = (args[0].stringArrayValue ?? []).prefix(100).compactMap { try? this.meta(ResultID($0), catalog) }
-                return [.array(element: "a{sv}", metas)]
-            },
-            method("ActivateResult", [Argument("identifier", "s"), Argument("terms", "as"), Argument("timestamp", "u")]) {
-                this, args in
-                try this.play(try this.uris(of: ResultID(args[0].stringValue ?? "")))
-                return []
-            },
-            method("LaunchSearch", [Argument("terms", "as"), Argument("timestamp", "u")]) { this, args in
-                let query = SearchQuery((args[0].stringArrayValue ?? []).joined(separator: " "))
-                try this.play(try this.library.catalog().uris(query))
-                return []
+            reading("LaunchSearch", [Argument("terms", "as"), Argument("timestamp", "u")]) { catalog, args in
+                try catalog.tracks(SearchQuery((args[0].stringArrayValue ?? []).joined(separator: " ")))
+            } answer: { this, tracks, reply in
+                try this.play(tracks, reply)
             },
         ]
     }
 
-    private func method(_ name: String, _ inputs: [InterfaceDescription.Argument], outputs: [InterfaceDescription.Argument] = [],
-                        _ body: @escaping (ShellSearchProvider, [DBusValue]) throws -> [DBusValue]) -> InterfaceDescription.Method {
-        InterfaceDescription.Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call in
-            guard let self else { throw DBusError.failed("the player is shutting down") }
-            return try body(self, call.arguments)
+    /// A method answered from the index (`indexReadingMethod`): GNOME Shell asks as the user types, and one letter
+    /// finds most of a large library.
+    private func reading<Result>(_ name: String, _ inputs: [InterfaceDescription.Argument],
+                                 outputs: [InterfaceDescription.Argument] = [],
+                                 _ query: @escaping (LibraryCatalog, [DBusValue]) throws -> Result,
+                                 answer: @escaping (ShellSearchProvider, Result, PendingReply) throws -> Void)
+        -> InterfaceDescription.Method {
+        indexReadingMethod(name, inputs, outputs: outputs, owner: self, library: { $0.library }, query: query) {
+            this, result, _, reply in try answer(this, result, reply)
         }
     }
 
     /// Albums the terms find, artists whose name has the terms, tracks whose title has them.
-    private func results(_ terms: [String]) throws -> [String] {
+    private static func results(_ terms: [String], _ catalog: LibraryCatalog) throws -> [String] {
         let words = terms.prefix(20)
         guard !words.isEmpty else { return [] }
-        let catalog = try library.catalog()
-        let albums = try catalog.albums(SearchQuery(words.joined(separator: " "))).prefix(Self.albumResults)
+        let albums = try catalog.albums(SearchQuery(words.joined(separator: " "))).prefix(albumResults)
         let artists = try catalog.artists(SearchQuery(words.map { "artist:\"\($0)\"" }.joined(separator: " ")))
-            .prefix(Self.artistResults)
+            .prefix(artistResults)
         let tracks = try catalog.search(SearchQuery(words.map { "title:\"\($0)\"" }.joined(separator: " ")), offset: 0,
-                                        limit: Self.trackResults).tracks
+                                        limit: trackResults).tracks
         return albums.map { ResultID.album(artist: $0.artist, title: $0.title).text }
             + artists.map { ResultID.artist($0.name).text } + tracks.map { ResultID.track($0.uri).text }
     }
 
-    private func meta(_ id: ResultID?, _ catalog: LibraryCatalog) throws -> DBusValue? {
-        guard let id else { return nil }
-        let entries: [String: DBusValue]
+    private static func tracks(of id: ResultID?, _ catalog: LibraryCatalog) throws -> [LibraryTrack] {
         switch id {
-        case .album(let artist, let title):
-            let uris = try catalog.uris(artist: artist, album: title)
-            guard let first = uris.first else { return nil }
-            entries = ["name": .string(title), "description": .string("Album · \(artist) · \(uris.count) tracks"),
-                       "gicon": .string(cover(of: first) ?? "media-optical")]
-        case .artist(let name):
-            let count = try catalog.uris(artist: name, album: nil).count
-            guard count > 0 else { return nil }
-            entries = ["name": .string(name), "description": .string("Artist · \(count) tracks"), "gicon": .string("avatar-default")]
-        case .track(let uri):
-            guard let track = try catalog.track(uri: uri) else { return nil }
-            let by = ([track.artists.joined(separator: ", "), track.album].filter { !$0.isEmpty }).joined(separator: " · ")
-            entries = ["name": .string(track.displayTitle), "description": .string(by),
-                       "gicon": .string(cover(of: uri) ?? "audio-x-generic")]
-        }
-        return .variantDictionary(entries.merging(["id": .string(id.text)]) { $1 })
-    }
-
-    private func uris(of id: ResultID?) throws -> [String] {
-        let catalog = try library.catalog()
-        switch id {
-        case .album(let artist, let title)?: return try catalog.uris(artist: artist, album: title)
-        case .artist(let name)?: return try catalog.uris(artist: name, album: nil)
-        case .track(let uri)?: return try catalog.track(uri: uri) == nil ? [] : [uri]
+        case .album(let artist, let title)?: return try catalog.tracks(artist: artist, album: title)
+        case .artist(let name)?: return try catalog.tracks(artist: name, album: nil)
+        case .track(let uri)?: return try catalog.track(uri: uri).map { [$0] } ?? []
         case nil: return []
         }
     }
 
-    /// Replaces the queue with `uris` and plays; nothing found changes nothing.
-    private func play(_ uris: [String]) throws {
-        guard !uris.isEmpty else { throw DBusError.invalidArgs("nothing in the library matches; the queue is unchanged") }
-        QueueEditInSlices(mpris, uris, at: .end, replacing: true) { [weak self] _, _ in self?.mpris.player.play() }.start()
+    /// Replaces the queue with `tracks` (their tags from the index) and plays; nothing found changes nothing.
+    private func play(_ tracks: [LibraryTrack], _ reply: PendingReply) throws {
+        guard !tracks.isEmpty else { throw DBusError.invalidArgs("nothing in the library matches; the queue is unchanged") }
+        QueueEditInSlices(mpris, tracks.map(QueueEntry.init), at: .end, replacing: true) { [weak self] _, _ in
+            self?.mpris.player.play()
+            reply.finish([])
+        }.start()
+    }
+}
+
+/// One result as GNOME Shell shows it, read on the library's thread with its embedded cover (TagLib reads the
+/// file); the cover is written to the art cache on the loop (`value`).
+struct ResultMeta {
+    let id: String
+    let name: String
+    let description: String
+    /// The track whose cover stands for the result, and the icon's name when there is none.
+    let coverTrack: String?
+    let fallbackIcon: String
+    let embedded: CoverImage?
+
+    init?(_ id: ResultID?, _ catalog: LibraryCatalog) throws {
+        guard let id else { return nil }
+        self.id = id.text
+        switch id {
+        case .album(let artist, let title):
+            let tracks = try catalog.tracks(artist: artist, album: title)
+            guard let first = tracks.first else { return nil }
+            (name, description, coverTrack, fallbackIcon) = (title, "Album · \(artist) · \(tracks.count) tracks", first.uri,
+                                                             "media-optical")
+        case .artist(let artist):
+            let count = try catalog.tracks(artist: artist, album: nil).count
+            guard count > 0 else { return nil }
+            (name, description, coverTrack, fallbackIcon) = (artist, "Artist · \(count) tracks", nil, "avatar-default")
+        case .track(let uri):
+            guard let track = try catalog.track(uri: uri) else { return nil }
+            let by = ([track.artists.joined(separator: ", "), track.album].filter { !$0.isEmpty }).joined(separator: " · ")
+            (name, description, coverTrack, fallbackIcon) = (track.displayTitle, by, uri, "audio-x-generic")
+        }
+        embedded = coverTrack.flatMap { uri in
+            MusicLibrary.embeddedCover(of: uri, maximumByteCount: CoverImage.maximumByteCount)
+                .map { CoverImage(data: $0.data, mimeType: $0.mimeType) }
+        }
     }
 
-    /// The `file://` URL of the track's cover, as the media card gets it (ArtworkCache): the embedded one,
-    /// written to the art cache, else a picture beside the file.
-    private func cover(of uri: String) -> String? {
-        let embedded = library.embeddedCover(of: uri, maximumByteCount: CoverImage.maximumByteCount)
-        return mpris.configuration.artwork.artURL(trackURI: uri, embedded: embedded.map { CoverImage(data: $0.data, mimeType: $0.mimeType) })
+    /// The `file://` URL of the cover, as the media card gets it (ArtworkCache): the embedded one, written to the
+    /// art cache, else a picture beside the file.
+    func value(artwork: ArtworkCache) -> DBusValue {
+        let icon = coverTrack.flatMap { artwork.artURL(trackURI: $0, embedded: embedded) } ?? fallbackIcon
+        return .variantDictionary(["id": .string(id), "name": .string(name), "description": .string(description),
+                                   "gicon": .string(icon)])
     }
 }
 

@@ -31,42 +31,51 @@ enum SmartPlaylist: Int, CaseIterable {
         (try? PlaylistName(name)).map { SavedPlaylist(id: id, name: $0, entryCount: 0, created: 0, modified: 0) }
     }
 
-    /// Its tracks now: most played by play count, favourites (4 or 5 stars) by rating then last play, recently
-    /// added by the file's time, never played in album order.
-    func uris(history: ListeningStatisticsSource?, library: MusicLibrary?) throws -> [String] {
+    /// Its tracks now, handed to `done` on the loop: most played by play count and favourites (4 or 5 stars) by
+    /// rating then last play, from the history at once; recently added by the file's time and never played in album
+    /// order, read on the library's thread (never played reads every track's URI).
+    func uris(history: ListeningStatisticsSource?, library: MusicLibrary?, done: @escaping (Result<[String], Error>) -> Void) {
         let known = history?.allTracks ?? []
         switch self {
         case .mostPlayed:
             let played = known.filter { $0.statistics.playCount > 0 }
-            return played.sorted { ($0.statistics.playCount, $1.uri) > ($1.statistics.playCount, $0.uri) }
-                .prefix(Self.size).map(\.uri)
+            done(.success(played.sorted { ($0.statistics.playCount, $1.uri) > ($1.statistics.playCount, $0.uri) }
+                .prefix(Self.size).map(\.uri)))
         case .favourites:
             let rank = { (track: (uri: String, statistics: ListeningStatistics)) in
                 (track.statistics.rating ?? 0, track.statistics.lastPlayed ?? 0)
             }
-            return known.filter { ($0.statistics.rating ?? 0) >= 4 }
-                .sorted { rank($0) != rank($1) ? rank($0) > rank($1) : $0.uri < $1.uri }.prefix(Self.size).map(\.uri)
+            done(.success(known.filter { ($0.statistics.rating ?? 0) >= 4 }
+                .sorted { rank($0) != rank($1) ? rank($0) > rank($1) : $0.uri < $1.uri }.prefix(Self.size).map(\.uri)))
         case .recentlyAdded:
-            return try library?.catalog().recentlyChanged(limit: Self.size) ?? []
+            guard let library else { return done(.success([])) }
+            library.read({ try $0.recentlyChanged(limit: Self.size) }, done: done)
         case .neverPlayed:
+            guard let library else { return done(.success([])) }
             let played = Set(known.filter { $0.statistics.playCount > 0 }.map(\.uri))
-            return Array((try library?.catalog().uris(SearchQuery("")) ?? []).lazy.filter { !played.contains($0) }.prefix(Self.size))
+            library.read({ catalog in
+                Array(try catalog.uris(SearchQuery("")).lazy.filter { !played.contains($0) }.prefix(Self.size))
+            }, done: done)
         }
     }
 }
 
 extension SavedPlaylists {
-    /// Replaces the queue with a smart playlist's tracks now and plays them; none found is an error.
-    func activate(_ smart: SmartPlaylist) throws {
-        let uris: [String]
-        do {
-            uris = try smart.uris(history: mpris.listeningHistory, library: library)
-        } catch {
-            throw DBusError.failed("\(smart.name) cannot be read from the library (\(error)); the queue is unchanged")
+    /// Replaces the queue with a smart playlist's tracks now and plays them, then answers; none found is an error.
+    func activate(_ smart: SmartPlaylist, _ reply: PendingReply) {
+        smart.uris(history: mpris.listeningHistory, library: library) { [weak self] result in
+            guard let self else { return reply.fail(.failed("the player is shutting down")) }
+            switch result {
+            case .failure(let error):
+                reply.fail(.failed("\(smart.name) cannot be read from the library (\(error)); the queue is unchanged"))
+            case .success(let uris) where uris.isEmpty:
+                reply.fail(.failed("\(smart.name) has no tracks yet; the queue is unchanged"))
+            case .success(let uris):
+                _ = replace(with: PreparedEntries(uris.map { QueueEntry(uri: $0) }), activating: smart.id)
+                mpris.player.play()
+                reply.finish([])
+            }
         }
-        guard !uris.isEmpty else { throw DBusError.failed("\(smart.name) has no tracks yet; the queue is unchanged") }
-        _ = replace(with: PreparedEntries(uris.map { QueueEntry(uri: $0) }), activating: smart.id)
-        mpris.player.play()
     }
 
     /// The smart playlists whose source is there: the history's when it is kept, the library's when there is one.

@@ -4,10 +4,12 @@ import EventLoop
 import PublicText
 
 /// The checks of OpenUri and AddTrack for a whole batch of AddTracks or ReplaceQueue (`items`, the strings
-/// of an `as`, at most `InputLimits.maximumURIsPerCall`), `sliceSize` items or `sliceBytes` of them per
-/// turn of the loop, in the background: each file is looked up on disk, and 20 000 of them at once held
-/// every other caller for 70 ms (converting 100 000 strings, 7 ms); each URI is parsed, and a slice of
-/// 1000 URIs of 64 KiB would be 64 MB of text. None of a long batch is checked in the turn that starts it.
+/// of an `as`, at most `InputLimits.maximumURIsPerCall`), as many items as fit in a few milliseconds
+/// (`TurnBudget`, at most `sliceSize`) or `sliceBytes` of them per turn of the loop, in the background:
+/// each file is looked up on disk, and 20 000 of them at once held every other caller for 70 ms
+/// (converting 100 000 strings, 7 ms), a slice of 1 000 of them 8 to 38 ms (`quaver add` of a folder);
+/// each URI is parsed, and a slice of 1000 URIs of 64 KiB would be 64 MB of text. None of a long batch is
+/// checked in the turn that starts it.
 ///
 /// `allOrNothing` (AddTracks, ReplaceQueue: the caller named exactly these) answers the first refusal
 /// and nothing is applied; `skippingRefused` (AddFolderTracks: a folder's contents, where one odd file
@@ -28,6 +30,7 @@ final class URIChecksInSlices {
     private let apply: (_ uris: [String], _ refused: [(uri: String, reason: String)]) throws -> Void
     private var uris: [String] = []
     private var refused: [(uri: String, reason: String)] = []
+    private var budget = TurnBudget(maximum: URIChecksInSlices.sliceSize)
 
     init(_ items: [DBusValue], _ refusals: Refusals, recognisesMedia: (([UInt8]) -> Bool)?, _ reply: PendingReply,
          apply: @escaping (_ uris: [String], _ refused: [(uri: String, reason: String)]) throws -> Void) {
@@ -50,19 +53,22 @@ final class URIChecksInSlices {
 
     /// Checks one slice and posts the next; the object lives in the posted closures until the end.
     private func step(from start: Int) {
-        var end = start, bytes = 0
         do {
-            while end < items.count, end - start < Self.sliceSize, bytes < Self.sliceBytes {
-                let uri = items[end].stringValue ?? ""
-                try check(end, uri)
-                bytes += uri.utf8.count
-                end += 1
+            let end = try budget.slice { size in
+                var end = start, bytes = 0
+                while end < items.count, end - start < size, bytes < Self.sliceBytes {
+                    let uri = items[end].stringValue ?? ""
+                    try check(end, uri)
+                    bytes += uri.utf8.count
+                    end += 1
+                }
+                return (end - start, end)
             }
             guard end < items.count else { return try apply(uris, refused) }
+            EventLoop.main.postInBackground { self.step(from: end) }
         } catch {
-            return reply.fail(error as? DBusError ?? .failed("\(error)"))
+            reply.fail(error as? DBusError ?? .failed("\(error)"))
         }
-        EventLoop.main.postInBackground { self.step(from: end) }
     }
 
     /// The error of all-or-nothing names the first refused item and its place.

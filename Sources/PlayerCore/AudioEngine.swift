@@ -47,6 +47,9 @@ public enum AudioEngineEvent: Equatable, Sendable {
     /// The sound output went away (`true`: a sound server or snapserver stopped; the engine tries it again
     /// every second and keeps the position) or plays again (`false`).
     case outputLost(began: Bool)
+    /// The parts of the item that are downloaded, in playing time (a cached remote file); sent at most a few
+    /// times a second while it downloads.
+    case buffered(TrackID, [TimeSpan])
 }
 
 /// Why an item cannot be played, with the engine's own text for logs and D-Bus errors.
@@ -150,6 +153,9 @@ public protocol AudioEngine: AnyObject {
     /// Replaces whatever is playing with `item`, paused at `position` if `playing` is false.
     /// A `.trackStarted(item.id)` follows once it is loaded, or `.failed(item.id, …)`.
     func load(_ item: EngineItem, at position: Duration, playing: Bool)
+    /// `load` for a track the user chose (Next, Previous, GoTo, OpenUri): an engine that fades (FadingEngine)
+    /// lets the track heard now fade out first. Others load at once (the default).
+    func skip(to item: EngineItem, at position: Duration, playing: Bool)
     /// The item to switch to, gaplessly, when the current one ends; `nil` to stop at the end.
     /// May be called at any time; the latest call wins.
     func prepareNext(_ item: EngineItem?)
@@ -168,6 +174,20 @@ public protocol AudioEngine: AnyObject {
     func setVolume(_ volume: Double)
     /// The position heard now, read live; `nil` when nothing is loaded.
     var position: Duration? { get }
+    /// What the engine knows of the loaded item's delivery (bytes, retries, bitrate, decoder); `nil` when
+    /// nothing is loaded. It may ask the pipeline, so it is read on request, never per change.
+    func statistics() -> DeliveryStatistics?
+}
+
+extension AudioEngine {
+    /// An engine without figures (a fake) has none to give.
+    public func statistics() -> DeliveryStatistics? { nil }
+}
+
+extension AudioEngine {
+    public func skip(to item: EngineItem, at position: Duration, playing: Bool) {
+        load(item, at: position, playing: playing)
+    }
 }
 
 /// A queue entry's identity: new for every entry, stable while the entry is in the queue.

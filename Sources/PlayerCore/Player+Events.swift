@@ -17,11 +17,13 @@ extension Player: AudioEngineDelegate {
         case .failed(let id, let error): failed(id, error)
         case .interruption(let began): soundServerAsked(toPause: began)
         case .outputLost(let began): outputLost(began)
+        case .buffered(let id, let spans): recordBuffered(spans, of: id)
         }
     }
 
     /// The engine's stream start: the loaded item is heard, or the engine switched to a prepared one.
     private func trackStarted(_ id: TrackID) {
+        if id == loaded || preparedSinceLoad.contains(id) { recordOutcome(.started, of: id) }
         if id == loaded {
             startedLoadedItem()
         } else if preparedSinceLoad.contains(id) {
@@ -81,6 +83,7 @@ extension Player: AudioEngineDelegate {
         lastError = queue.track(id).map { TrackFailure(track: $0.id, uri: $0.uri, title: $0.title, error: error) }
             ?? TrackFailure(track: id, uri: "", title: "\(id)", error: error)
         note(.trackFailed(id, error))
+        recordOutcome(.failed(error), of: id)
         if takeBackFailedOpen(id) { return }
         if id != loaded, let current = currentTrackID, queue.contains(id) {
             // The prepared item failed as the engine switched to it: skip from there.
@@ -105,6 +108,7 @@ extension Player: AudioEngineDelegate {
         guard loaded != nil else { return }
         let percent = min(max(percent, 0), 100)
         let wasStarved = bufferingPercent < 100
+        countStall(from: bufferingPercent, to: percent)
         bufferingPercent = percent
         guard status == .playing, wasStarved != (percent < 100) else { return }
         if percent < 100 { engine.pause() } else { engine.play() }

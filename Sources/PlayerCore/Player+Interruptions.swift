@@ -14,6 +14,7 @@ extension Player {
     /// The output is gone until the engine gets it back: paused meanwhile, whatever the cork policy says
     /// (this is no request of the sound server), and playing again after it if the user did nothing since.
     func outputLost(_ began: Bool) {
+        outputGone = began
         if began { beginInterruption() } else { endInterruption() }
     }
 

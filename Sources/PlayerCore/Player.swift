@@ -50,6 +50,14 @@ public final class Player {
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.
     public internal(set) var lastError: TrackFailure?
+    /// How each queued track fared when tried (PlaybackHealth.swift); entries leave with their tracks.
+    var trackOutcomes: [TrackID: TrackOutcome] = [:]
+    /// The seconds of a loaded remote track downloaded, as the engine last reported them.
+    var buffered: (track: TrackID, spans: [TimeSpan])?
+    /// Stalls of a loaded track after it started (`countStall`).
+    var stalls: (track: TrackID?, count: Int) = (nil, 0)
+    /// The engine reported its output gone and not back yet.
+    var outputGone = false
 
     var progress = Progress.idle
     /// Set when every track failed in a row: `state` is `.failed` until the next command.
@@ -194,7 +202,10 @@ public final class Player {
         for change in changes { observers.send(change) }
     }
 
-    func note(_ change: PlayerChange) { pending.append(change) }
+    func note(_ change: PlayerChange) {
+        pending.append(change)
+        forgetOutcomes(after: change)
+    }
 
     /// Fills in the new current track's tags with `readTagsAtOnce`, within the batch that made it current,
     /// so its metadata and the change of track reach observers together.

@@ -19,6 +19,8 @@ public enum PlayerChange: Equatable, Sendable {
     case capabilities(PlayerCapabilities)
     /// `Player.bufferingPercent`.
     case buffering(percent: Int)
+    /// `Player.bufferedRanges`: more of the current remote track is downloaded.
+    case bufferedRanges
     /// Tracks inserted in this order right after `after` (`nil`: at the start of the queue).
     case tracksAdded([TrackID], after: TrackID?)
     case trackRemoved(TrackID)

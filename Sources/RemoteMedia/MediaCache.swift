@@ -1,3 +1,4 @@
+import BaseDirectories
 import EventLoop
 import FoundationEssentials
 import Glibc
@@ -33,33 +34,14 @@ public final class MediaCache: @unchecked Sendable {
         self.directory = directory
         self.capacityBytes = capacityBytes
         self.minimumFreeBytes = minimumFreeBytes
-        try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-        mkdir(directory.path, 0o700)
-        folder = try Self.openOwnFolder(directory)
+        do {
+            folder = try OwnFolder.open(directory)
+        } catch let refusal as OwnFolder.Refusal {
+            throw CacheError("refusing the media cache \(directory.path): \(refusal)")
+        }
     }
 
     deinit { close(folder) }
-
-    private static func openOwnFolder(_ directory: URL) throws -> Int32 {
-        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            var info = stat()
-            let kind = lstat(directory.path, &info) == 0 ? info.st_mode & S_IFMT : 0
-            throw CacheError("refusing the media cache \(directory.path): "
-                             + (kind == S_IFLNK ? "a symbolic link" : kind != 0 && kind != S_IFDIR ? "not a folder" : reason))
-        }
-        var info = stat()
-        fstat(fd, &info)
-        let problem = info.st_uid != geteuid() ? "owned by user \(info.st_uid), not by us (\(geteuid()))"
-            : info.st_mode & 0o022 != 0 ? "writable by others (mode \(String(info.st_mode & 0o777, radix: 8)))" : nil
-        if let problem {
-            close(fd)
-            throw CacheError("refusing the media cache \(directory.path): \(problem)")
-        }
-        if info.st_mode & 0o077 != 0 { fchmod(fd, 0o700) }
-        return fd
-    }
 
     /// The data file of `url`, for tests and tools.
     public func dataFile(for url: String) -> URL {

@@ -131,6 +131,7 @@ extension RemoteDownload {
             bytesSinceSave = 0
             entry.save()
         }
+        noteStored(bytes.count, complete: entry.isComplete)
         if entry.isComplete { report(self, .complete) }
         serveWanted()
         updateBuffering()

@@ -16,6 +16,8 @@ public enum RemoteDownloadEvent: Equatable, Sendable {
     case buffering(Int)
     /// Every byte is on disk: the next item's download may begin.
     case complete
+    /// More bytes are on disk (`figures`); at most four times a second, and once when complete.
+    case progress
     /// Retries are used up, or retrying cannot help. The text names the URL without credentials.
     case failed(RemoteFailureKind, String)
 }
@@ -91,6 +93,11 @@ public final class RemoteDownload: @unchecked Sendable {
     var reportedPercent = 100
     var bytesPerSecond = 32_000.0
     var bytesSinceSave = 0
+    /// Bytes received from the server, failed requests retried, and when `.progress` was last reported
+    /// (RemoteDownload+Figures).
+    var bytesFetched: UInt64 = 0
+    var retries = 0
+    var lastProgressReport: Int64 = 0
 
     static let bufferSeconds = 2.0
     /// A seek this far past the download waits for it rather than opening a new request.
@@ -296,7 +303,10 @@ public final class RemoteDownload: @unchecked Sendable {
                     return
                 }
                 let delay = options.retryDelay * pow(2, Double(failures - 1))
-                lock.withLock { _ = closed || lock.wait(seconds: delay) }
+                lock.withLock {
+                    retries += 1
+                    _ = closed || lock.wait(seconds: delay)
+                }
             } catch {
                 fail(.other, "\(displayURL): cache: \(error)")
                 return

@@ -79,6 +79,9 @@ public final class Database {
         }
     }
 
+    /// Whether the connection can only read: asked for, or the file cannot be written (`sqlite3_db_readonly`).
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+
     /// The rowid of the last row this connection inserted.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

@@ -5,6 +5,14 @@ public struct SQLiteError: Error, CustomStringConvertible, Equatable {
     public let code: Int32
     public let message: String
 
+    public init(code: Int32, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A file opened to be written that SQLite could only open read-only.
+    public static let readOnlyFile = SQLiteError(code: SQLITE_READONLY, message: "the file cannot be written")
+
     public var description: String { "\(message) (SQLite code \(code))" }
 
     /// The primary result code (the low byte of the extended one).

@@ -14,7 +14,12 @@ struct PlayerStatus {
     var position: Int64
     var rate: Double
     var bufferingPercent: Int
+    /// org.quaver.Quaver1 BufferedRanges: the downloaded seconds of a remote track, as (start, end) pairs.
+    var bufferedRanges: [(start: Double, end: Double)]
     var lastError: String
+    /// org.quaver.Quaver1 LastErrorKind and WaitingReason (`HealthSpelling`); empty from an older daemon.
+    var lastErrorKind: String
+    var waitingReason: String
     /// 0…1.
     var volume: Double
     /// MPRIS LoopStatus lower-cased: none, track, playlist.
@@ -33,7 +38,14 @@ struct PlayerStatus {
         position = player[PlayerProperty.position]?.int64Value ?? 0
         rate = player[PlayerProperty.rate]?.doubleValue ?? 1
         bufferingPercent = Int(quaver[QuaverProperty.bufferingPercent]?.int64Value ?? 100)
+        bufferedRanges = (quaver[QuaverProperty.bufferedRanges]?.arrayValue ?? []).compactMap { pair in
+            guard let ends = pair.arrayValue, ends.count == 2, let start = ends[0].doubleValue, let end = ends[1].doubleValue
+            else { return nil }
+            return (start, end)
+        }
         lastError = quaver[QuaverProperty.lastError]?.stringValue ?? ""
+        lastErrorKind = quaver[QuaverProperty.lastErrorKind]?.stringValue ?? ""
+        waitingReason = quaver[QuaverProperty.waitingReason]?.stringValue ?? ""
         volume = player[PlayerProperty.volume]?.doubleValue ?? 1
         loop = (player[PlayerProperty.loopStatus]?.stringValue ?? "None").lowercased()
         shuffle = player[PlayerProperty.shuffle]?.boolValue ?? false
@@ -72,15 +84,24 @@ struct PlayerStatus {
         return track?.length.map { "\(elapsed) / \(TimeText.format(microseconds: $0))" } ?? elapsed
     }
 
-    /// Elapsed part `#`, then the buffered part `=` while a stream refills, then `-`. Without a length
-    /// (live streams) the bar shows the buffer alone.
+    /// Elapsed part `#`, then what is downloaded and not played yet `=` (BufferedRanges: a remote file, holes
+    /// and all), then `-`. A stream without BufferedRanges shows its refilling buffer as `=` after the elapsed
+    /// part; without a length (live streams) the bar shows that buffer alone.
     private func bar(at now: Int64, width: Int) -> String {
-        let buffered = bufferingPercent < 100 ? Double(bufferingPercent) / 100 : 0
+        let refill = bufferingPercent < 100 ? Double(bufferingPercent) / 100 : 0
         guard let length = track?.length, length > 0 else {
-            return "[" + cells(0, buffered, width) + "]"
+            return "[" + cells(0, refill, width) + "]"
         }
         let played = Double(position(at: now)) / Double(length)
-        return "[" + cells(played, buffered * (1 - played), width) + "]"
+        guard !bufferedRanges.isEmpty else { return "[" + cells(played, refill * (1 - played), width) + "]" }
+        let seconds = Double(length) / 1_000_000
+        let playedCells = min(width, Int((played * Double(width)).rounded()))
+        let marks = (0..<width).map { cell -> Character in
+            if cell < playedCells { return "#" }
+            let middle = (Double(cell) + 0.5) / Double(width) * seconds
+            return bufferedRanges.contains { $0.start <= middle && middle < $0.end } ? "=" : "-"
+        }
+        return "[" + String(marks) + "]"
     }
 
     private func cells(_ played: Double, _ buffered: Double, _ width: Int) -> String {

@@ -34,6 +34,8 @@ extension PlayerStatus {
             ("error", .string(lastError)),
             ("sleep_timer", .string(sleepTimer?.mode.rawValue ?? SleepTimerSpelling.off.rawValue)),
             ("sleep_seconds", sleepTimer?.mode == .time ? .integer(sleepTimer?.seconds ?? 0) : .null),
+            ("waiting_reason", .string(waitingReason)),
+            ("error_kind", .string(lastErrorKind)),
         ]
         return .object(fields)
     }

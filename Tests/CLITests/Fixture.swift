@@ -29,7 +29,7 @@ final class QuaverService {
         mpris = MPRISService(player: player, connection: connection, configuration: .init(
             supportedMimeTypes: { ["audio/flac"] }, artwork: ArtworkCache(directory: media.url.appendingPathComponent("art")),
             quit: {}))
-        interface = QuaverInterface(mpris: mpris, version: "1.2.3-test")
+        interface = QuaverInterface(mpris: mpris, version: "1.2.3-test", parts: [PlaybackHealthMembers(player: player)])
         connection.export(mpris.exportedObject(adding: [interface.description]))
         try connection.requestName(ControlAPI.busName)
     }

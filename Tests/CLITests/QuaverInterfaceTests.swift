@@ -127,8 +127,11 @@ final class QuaverInterfaceTests: XCTestCase {
         XCTAssertTrue(lines[1].contains("('xesam:url', 'String', '\(uris[0])')"), lines[1])
         XCTAssertTrue(lines[2].contains("('xesam:artist', 'Array', 'Ann|Bob')"), lines[2])
         XCTAssertTrue(lines[2].contains("('xesam:trackNumber', 'Int32', '4')"), lines[2])
-        XCTAssertEqual(lines[3], "[('BufferingPercent', 'Int32', '100'), ('LastError', 'String', ''), "
-                       + "('QueueLength', 'UInt32', '2'), ('State', 'String', 'stopped'), ('Version', 'String', '1.2.3-test')]")
+        XCTAssertTrue(lines[1].contains("('quaver:status', 'String', 'unknown')"), lines[1])
+        XCTAssertEqual(lines[3], "[('BufferedRanges', 'Array', \"dbus.Array([], signature=dbus.Signature('(dd)'), variant_level=1)\"), "
+                       + "('BufferingPercent', 'Int32', '100'), ('LastError', 'String', ''), ('LastErrorKind', 'String', ''), "
+                       + "('QueueLength', 'UInt32', '2'), ('State', 'String', 'stopped'), ('Version', 'String', '1.2.3-test'), "
+                       + "('WaitingReason', 'String', 'none')]")
         XCTAssertTrue(lines[4].hasPrefix("org.freedesktop.DBus.Error.PropertyReadOnly"), lines[4])
         XCTAssertEqual(lines[5], "True")
     }

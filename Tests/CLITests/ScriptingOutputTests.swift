@@ -40,7 +40,8 @@ final class ScriptingOutputTests: XCTestCase {
         let out = try service.quaver(["status", "--json"]).out
         XCTAssertTrue(out.hasSuffix("}\n") && out.split(separator: "\n").count == 1, out)
         let keys = ["state", "status", "track_id", "title", "artists", "album", "url", "length_us", "position_us",
-                    "volume", "rate", "loop", "shuffle", "buffering_percent", "error", "sleep_timer", "sleep_seconds"]
+                    "volume", "rate", "loop", "shuffle", "buffering_percent", "error", "sleep_timer", "sleep_seconds",
+                    "waiting_reason", "error_kind"]
         let offsets = keys.map { out.range(of: "\"\($0)\":")?.lowerBound }
         XCTAssertFalse(offsets.contains(nil), out)
         XCTAssertEqual(offsets.compactMap { $0 }, offsets.compactMap { $0 }.sorted(), "fields in the documented order")
@@ -58,6 +59,8 @@ final class ScriptingOutputTests: XCTestCase {
         XCTAssertEqual(status["rate"] as? Double, 1)
         XCTAssertEqual(status["loop"] as? String, "none")
         XCTAssertEqual(status["shuffle"] as? Bool, false)
+        XCTAssertEqual(status["waiting_reason"] as? String, "none")
+        XCTAssertEqual(status["error_kind"] as? String, "")
         XCTAssertEqual(status["buffering_percent"] as? Int, 100)
         XCTAssertEqual(status["error"] as? String, "")
         XCTAssertEqual(status["sleep_timer"] as? String, "off")

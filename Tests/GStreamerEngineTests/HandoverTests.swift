@@ -5,7 +5,7 @@ import PlayerCore
 import TestSupport
 import XCTest
 
-/// What the streaming thread may take at about-to-finish (`Handover.takeNext`).
+/// What the streaming thread may take at about-to-finish (`StreamingSide.takeNext`, Handover.swift).
 final class HandoverTests: XCTestCase {
     private var directory: TemporaryDirectory!
     private var local: EngineItem!
@@ -22,7 +22,7 @@ final class HandoverTests: XCTestCase {
     /// A local file is handed over for a gapless switch only once it has prerolled (`NextItemCheck`): one
     /// that fails at once must fail in an ordinary load, not inside playbin's switch.
     func testALocalFileIsHandedOverOnlyOnceItHasPrerolled() {
-        let handover = Handover()
+        let handover = StreamingSide()
         handover.prepare(local, remote: nil)
         XCTAssertNil(handover.takeNext())
         handover.checked(EngineItem(id: TrackID(2), uri: local.uri), file: prerolled)  // another entry of the same file
@@ -34,7 +34,7 @@ final class HandoverTests: XCTestCase {
 
     /// The check belongs to the entry prepared: preparing another (or the same again, after a load) starts over.
     func testACheckIsForgottenWhenAnotherItemIsPrepared() {
-        let handover = Handover()
+        let handover = StreamingSide()
         handover.prepare(local, remote: nil)
         handover.checked(local, file: prerolled)
         let other = EngineItem(id: TrackID(3), uri: "file:///music/other.flac")
@@ -46,7 +46,7 @@ final class HandoverTests: XCTestCase {
 
     /// A refreshed entry (new album facts) keeps its check.
     func testARefreshKeepsTheCheck() {
-        let handover = Handover()
+        let handover = StreamingSide()
         handover.prepare(local, remote: nil)
         handover.checked(local, file: prerolled)
         var refreshed: EngineItem = local
@@ -61,7 +61,7 @@ final class HandoverTests: XCTestCase {
         let path = try XCTUnwrap(URL(string: local.uri)).path
         for change in [{ try Data("written to since".utf8).write(to: URL(fileURLWithPath: path)) },
                        { try FileManager.default.removeItem(atPath: path) }] {
-            let handover = Handover()
+            let handover = StreamingSide()
             handover.prepare(local, remote: nil)
             handover.checked(local, file: prerolled)
             try change()

@@ -179,3 +179,60 @@ final class EmbeddedCoverTests: XCTestCase {
         XCTAssertNil(EmbeddedPicture.frontCover(pathBytes: Array("/nonexistent.flac".utf8), maximumByteCount: 1 << 20))
     }
 }
+
+final class MidScanChangeTests: XCTestCase {
+    /// Files that vanish, change or are cut short after the walk found them and before their batch is read (here
+    /// from the scanner's own progress report after its first batch): the scan goes on to its end, a vanished or
+    /// damaged file is left out, and a changed one is indexed with what was read; its state is the walk's, older
+    /// than what was read, so the next scan reads it again.
+    func testFilesVanishingOrChangingMidScanNeverStopIt() throws {
+        let library = try ScannedLibrary()
+        let files = (1...600).map { TaggedTree.File("many/\($0).flac", ["TITLE": "Track \($0)"]) }
+        try library.write(files)
+        var changed: [URL] = []
+        library.onProgress = { progress in
+            guard changed.isEmpty, progress.filesRead > 0 else { return }
+            let read = Set(((try? library.search("", limit: 1000)) ?? []).map(\.path))
+            changed = Array(files.map { library.music.appendingPathComponent($0.path) }.filter { !read.contains($0.path) }.prefix(3))
+            guard changed.count == 3 else { return }
+            unlink(changed[0].path)
+            try? TaggedTree.write([TaggedTree.File(changed[1].lastPathComponent, ["TITLE": "Changed meanwhile"])],
+                                  under: changed[1].deletingLastPathComponent())
+            truncate(changed[2].path, 4)
+        }
+        library.scan()
+        XCTAssertEqual(changed.count, 3, "no file was left to change after the first batch")
+        XCTAssertFalse(library.notes.contains { $0.contains("stopped") }, "\(library.notes)")
+        XCTAssertFalse(library.lastProgress.scanning)
+        XCTAssertEqual(try library.search("", limit: 1000).count, 598)
+        XCTAssertEqual(try library.titles("changed"), ["Changed meanwhile"])
+        library.onProgress = { _ in }
+        library.scan()
+        XCTAssertEqual(try library.search("", limit: 1000).count, 598)
+        XCTAssertEqual(try library.titles("changed"), ["Changed meanwhile"])
+    }
+}
+
+final class AwayFolderTests: XCTestCase {
+    /// A music folder that is there but empty, as an unplugged disk's mount point is: its tracks are kept, marked
+    /// missing (never read as 600 deletions), and are back once its files are.
+    func testAnEmptiedMusicFolderKeepsItsTracksAsMissing() throws {
+        let library = try ScannedLibrary()
+        try library.write([TaggedTree.File("a/one.flac", ["TITLE": "One"]), TaggedTree.File("two.mp3", ["TITLE": "Two"])])
+        library.scan()
+        let away = library.home.url.appendingPathComponent("away")
+        try FileManager.default.moveItem(at: library.music, to: away)
+        try FileManager.default.createDirectory(at: library.music, withIntermediateDirectories: false)
+        library.scan()
+        XCTAssertEqual(Set(try library.titles("")), ["One", "Two"])
+        XCTAssertEqual(try library.catalog().statistics().missing, 2)
+        XCTAssertEqual(library.notes.filter { $0.contains("marked missing") }.count, 1, "\(library.notes)")
+        library.scan()
+        XCTAssertEqual(library.notes.filter { $0.contains("marked missing") }.count, 1, "said once")
+        try FileManager.default.removeItem(at: library.music)
+        try FileManager.default.moveItem(at: away, to: library.music)
+        library.scan()
+        XCTAssertEqual(try library.catalog().statistics().missing, 0)
+        XCTAssertEqual(Set(try library.titles("")), ["One", "Two"])
+    }
+}

@@ -9,6 +9,8 @@ final class ScannedLibrary {
     let index: LibraryIndex
     private(set) var notes: [String] = []
     private(set) var lastProgress = LibraryScanner.Progress()
+    /// Called with each progress report, on the scanner's thread while it waits: a test changes files here.
+    var onProgress: (LibraryScanner.Progress) -> Void = { _ in }
     private let lock = NSLock()
     private(set) lazy var scanner = makeScanner(folders: [music.path])
 
@@ -22,7 +24,10 @@ final class ScannedLibrary {
     func makeScanner(folders: [String]) -> LibraryScanner {
         LibraryScanner(index: index, folders: folders.map { Array($0.utf8) },
                        note: { [weak self] line in self?.locked { self?.notes.append(line) } },
-                       progress: { [weak self] progress in self?.locked { self?.lastProgress = progress } },
+                       progress: { [weak self] progress in
+                           self?.locked { self?.lastProgress = progress }
+                           self?.onProgress(progress)
+                       },
                        changed: {})
     }
 

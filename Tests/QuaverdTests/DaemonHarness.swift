@@ -19,20 +19,27 @@ final class RunningDaemon {
     /// Starts quaverd with `items` queued and waits until it owns its name. Passing the `home` of an
     /// earlier daemon starts it again on the same state and settings.
     /// `environment` adds to (or overrides) the variables the daemon gets, e.g. DBUS_SYSTEM_BUS_ADDRESS.
+    /// `launcher` is a command that runs quaverd (its path follows), such as `withoutOverridingPermissions`.
     init(_ items: [String] = [], bus: PrivateBus? = nil, home: TemporaryDirectory? = nil,
-         options: [String] = ["--output", "fakesink sync=true"], environment: [String: String] = [:]) throws {
+         options: [String] = ["--output", "fakesink sync=true"], environment: [String: String] = [:],
+         launcher: [String] = []) throws {
         self.bus = try bus ?? PrivateBus()
         self.home = try home ?? TemporaryDirectory(prefix: "quaverd-home")
-        process = try ChildProcess(RunningDaemon.executable, options + items,
+        let command = launcher + [RunningDaemon.executable] + options + items
+        process = try ChildProcess(command[0], Array(command.dropFirst()),
                                    environment: RunningDaemon.environment(bus: self.bus, home: self.home)
                                        .merging(environment) { $1 },
-                                   logDirectory: self.home.url)
+                                   logDirectory: self.home.url, name: "quaverd")
         client = try Connection(address: self.bus.address)
         let client = client, process = process
         guard eventually(timeout: 20, { !process.isRunning || RunningDaemon.hasOwner(client) }), process.isRunning else {
             throw TestHarnessError("quaverd did not take its name: \(process.standardError)")
         }
     }
+
+    /// Runs quaverd as root without the capabilities that let root read and write any file (setpriv(1) drops
+    /// them from its bounding set), so file permissions hold for it as for a user: the tests run as root.
+    static let withoutOverridingPermissions = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner"]
 
     static func environment(bus: PrivateBus, home: TemporaryDirectory) -> [String: String] {
         var environment = bus.environment

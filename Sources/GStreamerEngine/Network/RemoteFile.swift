@@ -15,6 +15,8 @@ enum RemoteFileEvent: Equatable {
     case buffering(Int)
     /// Every byte is on disk: the next item's download may begin.
     case complete
+    /// More bytes are on disk (`figures`), a few times a second at most.
+    case progress
     case failed(EngineError.Kind, String)
 }
 
@@ -23,7 +25,8 @@ enum RemoteFileEvent: Equatable {
 /// file that would make wavparse abort the daemon fails instead (docs/platform.md, "wavparse aborts").
 final class RemoteFile {
     private let download: RemoteDownload
-    private let layoutChecked = Mutex(false)
+    /// Set once, on the WAV check's thread; read by the loop and at about-to-finish (`canServe`).
+    private let layoutChecked = Atomic(false)
 
     init(url: String, cache: MediaCache, options: DownloadOptions, report: @escaping (RemoteFile, RemoteFileEvent) -> Void) {
         var owner: (() -> RemoteFile?) = { nil }
@@ -42,8 +45,9 @@ final class RemoteFile {
 
     func start() { download.start() }
     func close() { download.close() }
-    var canServe: Bool { layoutChecked.withLock { $0 } && download.canServe }
+    var canServe: Bool { layoutChecked.load(ordering: .acquiring) && download.canServe }
     var isComplete: Bool { download.isComplete }
+    var figures: DownloadFigures { download.figures }
     func setDuration(_ duration: Duration) { download.setDuration(duration) }
 
     /// Called from playbin's `source-setup` with the `appsrc` made for `appsrc://`.
@@ -68,7 +72,7 @@ final class RemoteFile {
             }
             // A read cut short by a failure or `close`: the download reports that itself.
             guard download.canServe else { return }
-            layoutChecked.withLock { $0 = true }
+            layoutChecked.store(true, ordering: .releasing)
             report(self, .ready(size: size))
         }
     }
@@ -83,6 +87,7 @@ private extension RemoteFileEvent {
         case .live: self = .live
         case .buffering(let percent): self = .buffering(percent)
         case .complete: self = .complete
+        case .progress: self = .progress
         case .failed(let kind, let text): self = .failed(EngineError.Kind(kind), text)
         }
     }

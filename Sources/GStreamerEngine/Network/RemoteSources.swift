@@ -35,28 +35,11 @@ extension GStreamerEngine {
         }
     }
 
-    /// Starts `item`: cacheable http(s) files first wait for their download's first answer (RemoteFile),
-    /// local files go to playbin once their WAV layout is checked (`WAVGuard`), the rest as they are.
-    func begin(_ item: EngineItem) {
-        if let refusal = WAVGuard.refusal(fileURI: item.uri) {
-            handover.reset(loading: nil)
-            emit(.failed(item.id, refusal))
-            return
-        }
-        guard let file = remoteFile(for: item) else {
-            startPlaybin(item.uri)
-            return
-        }
-        remote = (file, item)
-        remoteSlot.withLock { $0 = file }
-        file.start()
-    }
-
     /// A cached remote file for `item` if the cache handles its URI; its events reach the loop thread.
     func remoteFile(for item: EngineItem) -> RemoteFile? {
         guard let cache = network.cache, RemoteFile.isCacheable(item.uri) else { return nil }
         return RemoteFile(url: item.uri, cache: cache, options: network.download) { [weak self] file, event in
-            EventLoop.main.post { self?.remoteFileReported(event, from: file) }
+            EventLoop.main.post { self?.apply(.remoteFile(event, file)) }
         }
     }
 
@@ -66,65 +49,24 @@ extension GStreamerEngine {
     /// The same URL twice in a row (loop-track) is left to playbin's own source: one cache entry is
     /// written by one download at a time.
     func prepareRemote(for item: EngineItem?) -> RemoteFile? {
-        guard let item, item.uri != remote?.item.uri else { return nil }
+        guard let item, item.uri != state.loaded.remote?.item.uri else { return nil }
         return remoteFile(for: item)
     }
 
     func startPrefetchIfIdle() {
-        let idle = remote.map { $0.file.isComplete } ?? (playbinURI?.hasPrefix("file:") ?? false)
-        if idle { handover.preparedRemote?.start() }
-    }
-
-    func startPlaybin(_ uri: String) {
-        playbinURI = uri
-        playbin.set("uri", uri)
-        let startAtOnce = preroll.map { $0.playing && $0.position == .zero } ?? wantsPlaying
-        changeState(to: startAtOnce ? .playing : .paused)
-    }
-
-    /// Events of the loaded item's file, or of a gapless successor's already handed to playbin; a
-    /// prepared file that is not playing yet reports nothing that matters (`canServe` says if it is ready).
-    private func remoteFileReported(_ event: RemoteFileEvent, from file: RemoteFile) {
-        guard let item = remote.flatMap({ $0.file === file ? $0.item : nil }) ?? handover.handedItem(servedBy: file) else {
-            return
-        }
-        switch event {
-        case .ready: if playbinURI == nil { startPlaybin("appsrc://") }
-        case .live:
-            closeRemoteFile()
-            liveStream = true
-            startPlaybin(item.uri)
-        case .buffering(let percent): emit(.buffering(percent: percent))
-        case .complete: startPrefetchIfIdle()
-        case .failed(let kind, let text):
-            teardown()
-            handover.reset(loading: nil)
-            emit(.failed(item.id, EngineError(kind, text)))
-        }
-    }
-
-    func closeRemoteFile() {
-        remote?.file.close()
-        remote = nil
-        remoteSlot.withLock { $0 = nil }
+        let loaded = state.loaded
+        let idle = loaded.remote.map { $0.file.isComplete } ?? (loaded.playbinURI?.hasPrefix("file:") ?? false)
+        if idle { streaming.preparedRemote?.start() }
     }
 
     /// playbin's `source-setup` (any thread): our appsrc gets the remote file's bytes; playbin's own
     /// http source gets the configured retries and timeout (souphttpsrc `retries`, `timeout`).
-    static func setUpSource(_ source: Element, slot: LockedValue<RemoteFile?>, network: NetworkOptions) {
+    static func setUpSource(_ source: Element, serving file: @autoclosure () -> RemoteFile?, network: NetworkOptions) {
         if let appSource = AppSource(source) {
-            slot.withLock { $0 }?.attach(appSource)
+            file()?.attach(appSource)
             return
         }
         if source.hasProperty("retries") { source.set("retries", "\(network.retries)") }
         if source.hasProperty("timeout") { source.set("timeout", "\(Int(network.connectTimeout.rounded(.up)))") }
-    }
-
-    /// Live streams have no length and cannot be seeked; say so once, as the contract asks.
-    func reportLiveStreamInfo() {
-        guard let current, sentSeekable == nil else { return }
-        sentSeekable = false
-        emit(.duration(current.id, nil))
-        emit(.seekable(current.id, false))
     }
 }

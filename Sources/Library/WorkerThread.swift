@@ -1,17 +1,18 @@
 import Dispatch
 import EventLoop
-import Glibc
 
-/// The scanner's own thread: jobs run one after another, at a lower priority than the loop (nice 10; Linux
-/// gives each thread its own nice value). On a busy machine with two cores, reading tags beside the loop made a
-/// client's call on the loop wait for the CPU: up to 79 ms in a first index of 100 000 files (release build).
-/// A libdispatch queue would run the jobs on shared pool threads, whose priority is not ours to change.
-final class ScanThread {
-    private let jobs = Jobs()
+/// A thread of the library's own (the scanner's, the catalog reader's): jobs run one after another, at the nice
+/// value given (Linux gives each thread its own). On a busy machine with two cores, reading tags beside the loop
+/// at the loop's priority made a client's call on the loop wait for the CPU: up to 79 ms in a first index of
+/// 100 000 files (release build), hence nice 10 for the scanner. A libdispatch queue would run the jobs on shared
+/// pool threads, whose priority is not ours to change.
+final class WorkerThread {
+    private let jobs: Jobs
 
-    init() {
-        let jobs = jobs
-        NamedThread.start("quaver-scan") { jobs.run() }
+    init(name: String, niceness: Int32) {
+        let jobs = Jobs()
+        self.jobs = jobs
+        NamedThread.start(name, nice: niceness) { jobs.run() }
     }
 
     /// The thread ends once the jobs queued before are done.
@@ -34,7 +35,6 @@ private final class Jobs: @unchecked Sendable {
     private var finished = false
 
     func run() {
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         while let job = next() { job() }
     }
 

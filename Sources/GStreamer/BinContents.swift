@@ -1,0 +1,39 @@
+import CGStreamer
+import CGLib
+
+extension Element {
+    /// The factory names of the elements in this bin, and in the bins inside it, whose klass metadata has
+    /// every one of `words` ("Decoder", "Audio"), in the order the bin lists them; empty when this is not a
+    /// bin (`gst_bin_iterate_recurse`, `gst_element_factory_get_metadata`). A bin changed while it is walked
+    /// is walked again (GST_ITERATOR_RESYNC).
+    public func factoryNames(ofKlassWords words: [String]) -> [String] {
+        let instance = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(instance, gst_bin_get_type()) != 0 else { return [] }
+        let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBin.self))
+        defer { gst_iterator_free(iterator) }
+        var value = GValue()
+        defer { if value.g_type != 0 { g_value_unset(&value) } }
+        var names: [String] = []
+        while true {
+            let result = gst_iterator_next(iterator, &value)
+            if result == GST_ITERATOR_RESYNC {
+                gst_iterator_resync(iterator)
+                names = []
+                continue
+            }
+            guard result == GST_ITERATOR_OK else { return names }
+            if let element = g_value_get_object(&value), let name = Self.factoryName(of: element, ifKlassHas: words) {
+                names.append(name)
+            }
+            g_value_reset(&value)
+        }
+    }
+
+    private static func factoryName(of object: gpointer, ifKlassHas words: [String]) -> String? {
+        guard let factory = gst_element_get_factory(object.assumingMemoryBound(to: GstElement.self)),
+              let klass = gst_element_factory_get_metadata(factory, "klass") else { return nil }
+        let klassWords = String(cString: klass).split(separator: "/")
+        guard words.allSatisfy({ klassWords.contains(Substring($0)) }) else { return nil }
+        return objectName(UnsafeMutablePointer<GstObject>(factory))
+    }
+}

@@ -1,0 +1,135 @@
+import EventLoop
+import GStreamer
+import PlayerCore
+
+/// Everything the engine's loop side knows, as one value. Only GStreamerEngine.swift changes it (`state` is
+/// `private(set)` there): `apply` and what it calls, and `position`, which keeps the last good position. The
+/// other files read it and compute decisions.
+///
+///   idle ──load──▶ loading ──first ASYNC_DONE──▶ prerolled (seeks: one in flight, the newest waiting)
+///                     ▲                            │ output error after the output worked
+///                     │ a stuck playbin           ▼
+///                     └────────────────────── recovering ──attempt's ASYNC_DONE──▶ prerolled
+///   any ──stop, failure──▶ idle
+struct EngineState {
+    var phase = Phase.idle
+    /// The item loaded and what playbin was given for it; empty when idle.
+    var loaded = Loaded()
+    var wantsPlaying = false
+    /// The volume asked for, given again to a new pipeline.
+    var volume = 1.0
+    /// The last good position: a query can fail once right after a flushing seek (docs/platform.md).
+    var lastPosition: Duration?
+}
+
+enum Phase {
+    /// Nothing loaded.
+    case idle
+    /// A load (or a restart in a new pipeline) waits for its first ASYNC_DONE.
+    case loading(Start)
+    /// Prerolled, playing or paused.
+    case prerolled(Seeks)
+    /// The sound output is lost: retried every second until an attempt prerolls.
+    case recovering(Recovery)
+}
+
+/// Where a load, a restart or a reconnection starts, and what its first ASYNC_DONE does.
+struct Start {
+    var position: Duration
+    /// A seek the core asked for arrived meanwhile: it is reported once the start seek lands.
+    var reportSeek = false
+    /// The rate changed meanwhile, possibly after the stream's segment went by.
+    var applyRate = false
+    /// The loaded item starts again (in a new pipeline): its STREAM_START is not a new track.
+    var restartsCurrent = false
+}
+
+/// The sound output is gone: where playback resumes, and the timer of the next step.
+struct Recovery {
+    var resume: Start
+    /// An attempt (NULL → PAUSED) is under way: its ASYNC_DONE ends the outage; `timer` gives it up.
+    /// Otherwise `timer` starts the next attempt.
+    var attempting: Bool
+    var timer: LoopSource?
+}
+
+/// What is loaded: set by a load, kept across restarts and recoveries, dropped by a stop or a failure.
+struct Loaded {
+    /// The item whose stream has started.
+    var current: EngineItem?
+    /// What playbin was given for the loaded item: its URI, or `appsrc://` for a cached remote file.
+    var playbinURI: String?
+    /// The cached remote file of the item playing (or loading).
+    var remote: (file: RemoteFile, item: EngineItem)?
+    /// The loaded item is a live stream (radio): no length, not seekable, "Artist - Title" titles.
+    var liveStream = false
+    /// Whether the output has accepted a stream since the last load: a later output error is a lost
+    /// sound server (recovered), an earlier one means there is none (reported as a failure).
+    var outputWorked = false
+    var pluginMissing: String?
+}
+
+/// Every input the engine's loop side takes, through `GStreamerEngine.apply`.
+enum EngineInput {
+    case load(EngineItem, at: Duration, playing: Bool)
+    case prepareNext(EngineItem?)
+    case update(EngineItem)
+    case play
+    case pause
+    case stop
+    case seek(Duration, exact: Bool)
+    case rate(Double)
+    case volume(Double)
+    case bus(Message)
+    case remoteFile(RemoteFileEvent, RemoteFile)
+    /// The recovery's timer: the next attempt at the sound output.
+    case retryOutput
+    /// The output's error, or an attempt that never answered.
+    case outputLost(String)
+    /// A call on playbin did not come back: the loaded item starts again in a new pipeline.
+    case stuck(String)
+}
+
+extension Phase {
+    /// The start a first ASYNC_DONE will act on: a load's, or a recovery attempt's.
+    var pendingStart: Start? {
+        switch self {
+        case .loading(let start): start
+        case .recovering(let recovery) where recovery.attempting: recovery.resume
+        default: nil
+        }
+    }
+
+    /// Where the loaded item starts again, if it had to now: the start asked for, the newest seek, or `known`
+    /// (where playback is). The one place this is worked out.
+    func resumption(at known: Duration?) -> Start {
+        switch self {
+        case .loading(let start): return start
+        case .recovering(let recovery): return recovery.resume
+        case .prerolled(let seeks):
+            let newest = seeks.queued ?? seeks.inFlight
+            return Start(position: newest?.target ?? known ?? .zero, reportSeek: newest?.report ?? false)
+        case .idle: return Start(position: known ?? .zero)
+        }
+    }
+
+    /// A STREAM_START of the current item is the same track starting again, not a new one.
+    var restartsCurrent: Bool {
+        switch self {
+        case .recovering: true
+        case .loading(let start): start.restartsCurrent
+        default: false
+        }
+    }
+
+    /// The output is gone and no attempt is under way: the timer starts the next one.
+    var isWaitingForOutput: Bool {
+        if case .recovering(let recovery) = self { return !recovery.attempting }
+        return false
+    }
+
+    var isRecovering: Bool {
+        if case .recovering = self { return true }
+        return false
+    }
+}
