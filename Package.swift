@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "PlaylistStore", dependencies: ["PlayerCore", "ControlAPI", "Playlists", "BaseDirectories"], swiftSettings: v5),
         .target(name: "StateStore", dependencies: ["BaseDirectories", "EventLoop"], swiftSettings: v5),
         .target(name: "Configuration",
-                dependencies: ["BaseDirectories", "PublicText"],
+                dependencies: ["BaseDirectories", "PublicText", "ControlAPI"],
                 swiftSettings: v5),
         // The music library: the index of the music folders (SQLite), its scanner (TagLib), live updates, search.
         .target(name: "Library",

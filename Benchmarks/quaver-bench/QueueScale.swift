@@ -21,6 +21,8 @@ struct QueueScale: ParsableCommand {
     var sizes = [20_000, 100_000]
     @Option(help: "Seconds to watch the state save and background tag reading after queueing.")
     var settleSeconds = 5.0
+    @Option(help: "Files in the folder `quaver add` queues (hard links of one Ogg), on a fresh daemon; 0: none.")
+    var folderSize = 20_000
 
     func run() throws {
         let source = URL(fileURLWithPath: file).standardizedFileURL
@@ -37,6 +39,7 @@ struct QueueScale: ParsableCommand {
             BenchRow("bytes per entry added between \(range[0]) and \(range[1]) queued", value: slope, floor: nil,
                      format: "%.0f", target: "—", ok: nil).emit()
         }
+        if folderSize > 0 { try FolderAdd(size: folderSize, bus: bus, settleSeconds: settleSeconds).measure() }
     }
 }
 
@@ -186,7 +189,7 @@ private struct Restart {
 }
 
 /// The probe's answer times: when each call started and how long it waited, in microseconds.
-private struct ProbeSamples {
+struct ProbeSamples {
     var starts: [Int64] = [], waits: [Int64] = []
     var count: Int { waits.count }
 
@@ -198,23 +201,24 @@ private struct ProbeSamples {
     }
 }
 
-/// Symbolic links to one file in a temporary folder (a file takes at most 65 000 hard links on ext4),
-/// and a private HOME for the daemon.
-private struct Workspace {
+/// Symbolic links to one file in a temporary folder (a file takes at most 65 000 hard links on ext4), or hard
+/// links (a folder of files as `quaver add` finds one), and a private HOME for the daemon.
+struct Workspace {
     let root: URL
     let uris: [String]
+    var music: URL { root.appendingPathComponent("music") }
     var home: URL { root.appendingPathComponent("home") }
     var stopFile: String { root.appendingPathComponent("stop").path }
     var samplesFile: String { root.appendingPathComponent("samples").path }
 
-    init(tracks: Int, linking source: URL) throws {
+    init(tracks: Int, linking source: URL, hardLinks: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-queue-scale.\(getpid()).\(tracks)")
         let music = root.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("home"), withIntermediateDirectories: true)
         uris = try (1...tracks).map { number in
-            let link = music.appendingPathComponent(String(format: "track-%06d.flac", number))
-            guard symlink(source.path, link.path) == 0 else {
+            let link = music.appendingPathComponent(String(format: "track-%06d.", number) + source.pathExtension)
+            guard (hardLinks ? Glibc.link(source.path, link.path) : symlink(source.path, link.path)) == 0 else {
                 throw ValidationError("cannot link \(source.path) to \(link.path): \(String(cString: strerror(errno)))")
             }
             return link.absoluteString
@@ -254,14 +258,16 @@ private func metadata(_ ids: [ObjectPath], _ quaverd: BenchQuaverd) throws -> [[
     try quaverd.client.tracksMetadata(ids)
 }
 
-/// For `queue-scale`: calls Get(PlaybackStatus) every 5 ms (a client polling the player) until the stop
-/// file appears, then writes each call's start and wait (µs, monotonic clock) to the samples file. Prints
-/// "polling" after its first answer and "done" at the end. Hidden.
+/// For `queue-scale`: calls Get(PlaybackStatus) every 5 ms (a client polling the player; `--identity`:
+/// Get(Identity), every `--interval` ms) until the stop file appears, then writes each call's start and wait
+/// (µs, monotonic clock) to the samples file. Prints "polling" after its first answer and "done" at the end. Hidden.
 struct QueueScaleProbe: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "queue-scale-probe", shouldDisplay: false)
     @Option var address: String
     @Option var stopFile: String
     @Option var samplesFile: String
+    @Flag var identity = false
+    @Option var interval = 5
 
     func run() throws {
         let client = QuaverClient(connection: try Connection(address: address), timeout: 60)
@@ -269,10 +275,10 @@ struct QueueScaleProbe: ParsableCommand {
         var announced = false
         while !FileManager.default.fileExists(atPath: stopFile) {
             let start = EventLoop.monotonicMicroseconds
-            _ = try client.playbackStatus
+            _ = try identity ? client.identity : client.playbackStatus
             lines += "\(start) \(EventLoop.monotonicMicroseconds - start)\n"
             if !announced { print("polling"); announced = true }
-            usleep(5000)
+            usleep(UInt32(interval * 1000))
         }
         try lines.write(toFile: samplesFile, atomically: true, encoding: .utf8)
         print("done")

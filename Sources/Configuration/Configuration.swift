@@ -40,6 +40,12 @@ public struct Configuration: Equatable, Sendable {
         public var replayGainPreAmpDB = 0.0
         /// `sleep-fade-seconds`: how long the sleep timer fades the sound out before it pauses, 0…600.
         public var sleepFadeSeconds = 10.0
+        /// `fade-on-pause-ms`: Pause and Stop fade the sound out over this many milliseconds, Play fades it in;
+        /// 0…10 000, 0 is no fade.
+        public var fadeOnPauseMS = 0
+        /// `fade-on-skip-ms`: Next, Previous, a jump or opening a file fade the track heard out over this many
+        /// milliseconds before the next starts; 0…10 000, 0 is no fade.
+        public var fadeOnSkipMS = 0
     }
 
     /// `[interruptions]`: what the daemon does when something else needs the sound or the session.

@@ -20,6 +20,8 @@ struct Setting {
         choice("playback", "replaygain", \.playback.replayGain),
         number("playback", "replaygain-preamp-db", \.playback.replayGainPreAmpDB, -15...15),
         number("playback", "sleep-fade-seconds", \.playback.sleepFadeSeconds, 0...600),
+        integer("playback", "fade-on-pause-ms", \.playback.fadeOnPauseMS, 0...10_000),
+        integer("playback", "fade-on-skip-ms", \.playback.fadeOnSkipMS, 0...10_000),
         flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
         flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),
         flag("interruptions", "pause-on-call", \.interruptions.pauseOnCall),

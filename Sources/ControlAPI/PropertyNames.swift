@@ -37,6 +37,12 @@ public enum QuaverProperty {
     public static let queueLength = "QueueLength"
     public static let outputs = "Outputs"
     public static let chosenOutput = "ChosenOutput"
+    /// `ad`: the equaliser's pre-amp then its ten bands, dB (`EqualizerSetting`); empty when off.
+    public static let equalizer = "Equalizer"
+    /// `s`: the preset in use, `off`, or `custom`.
+    public static let equalizerPreset = "EqualizerPreset"
+    /// `as`: the presets `EqualizerPreset` takes, shipped and the user's own.
+    public static let equalizerPresets = "EqualizerPresets"
 }
 
 /// Properties of org.quaver.Quaver1.Library.

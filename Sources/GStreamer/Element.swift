@@ -126,3 +126,18 @@ extension Element {
         return gst_bin_get_by_name(bin, name).map { Element(owning: $0) }
     }
 }
+
+extension Element {
+    /// Sets a `gdouble` property of the child object at `index` (`gst_child_proxy_get_child_by_index`), such as
+    /// a band of `equalizer-nbands`; nothing when there is no such child.
+    public func setChild(at index: Int, _ property: String, _ value: Double) {
+        // GstChildProxy is an interface: Swift sees an opaque pointer.
+        guard index >= 0, let child = gst_child_proxy_get_child_by_index(OpaquePointer(pointer), guint(index)) else { return }
+        defer { g_object_unref(child) }
+        var gvalue = GValue()
+        g_value_init(&gvalue, quaver_g_type_double())
+        g_value_set_double(&gvalue, value)
+        g_object_set_property(UnsafeMutableRawPointer(child).assumingMemoryBound(to: GObject.self), property, &gvalue)
+        g_value_unset(&gvalue)
+    }
+}

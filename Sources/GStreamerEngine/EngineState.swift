@@ -2,8 +2,9 @@ import EventLoop
 import GStreamer
 import PlayerCore
 
-/// Everything the engine's loop side knows, as one value. Only `GStreamerEngine.apply` changes it (in
-/// GStreamerEngine.swift, where `state` is `private(set)`); the other files read it and compute decisions.
+/// Everything the engine's loop side knows, as one value. Only GStreamerEngine.swift changes it (`state` is
+/// `private(set)` there): `apply` and what it calls, and `position`, which keeps the last good position. The
+/// other files read it and compute decisions.
 ///
 ///   idle ──load──▶ loading ──first ASYNC_DONE──▶ prerolled (seeks: one in flight, the newest waiting)
 ///                     ▲                            │ output error after the output worked
@@ -66,6 +67,8 @@ struct Loaded {
     /// sound server (recovered), an earlier one means there is none (reported as a failure).
     var outputWorked = false
     var pluginMissing: String?
+    /// What the next file's check read of the loaded item (`NextItemCheck`), for its prompt tag read.
+    var checkedRead: (item: EngineItem, read: PromptReader.Result)?
 }
 
 /// Every input the engine's loop side takes, through `GStreamerEngine.apply`.

@@ -38,7 +38,7 @@ public final class GStreamerEngine: AudioEngine {
     /// next file's check, the remote file served, the rate, ReplayGain's element and tags.
     let streaming = StreamingSide()
     let nextItemCheck: NextItemCheck
-    /// The loop side's state: changed by `apply` only, in this file.
+    /// The loop side's state: changed in this file only, by `apply` (and by `position`, its last good position).
     private(set) var state = EngineState()
     /// What the core was last told about the stream playing (BusHandling).
     var reported = StreamReport()
@@ -93,10 +93,12 @@ public final class GStreamerEngine: AudioEngine {
     // MARK: Commands
 
     private func loadItem(_ item: EngineItem, at position: Duration, playing: Bool) {
+        let checkedRead = streaming.preparedRead(of: item)  // loading the prepared item (Next)
         teardown()
         streaming.reset(loading: item)
         state.wantsPlaying = playing
         state.phase = .loading(Start(position: position))
+        state.loaded.checkedRead = checkedRead.map { (item, $0) }
         begin(item)
     }
 
@@ -275,6 +277,7 @@ public final class GStreamerEngine: AudioEngine {
         if state.loaded.remote == nil { streaming.servedFile = nil }
         state.loaded.playbinURI = handed.remote == nil ? handed.item.uri : "appsrc://"
         state.loaded.liveStream = false
+        state.loaded.checkedRead = handed.checkedRead.map { (handed.item, $0) }
     }
 
     private func asyncDone() {

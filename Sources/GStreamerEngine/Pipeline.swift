@@ -20,10 +20,12 @@ import GStreamer
 final class Pipeline {
     let playbin: Element
     let output: Element
-    /// scaletempo (keeps the pitch at rates ≠ 1) and the ReplayGain elements, when there are any.
+    /// scaletempo (keeps the pitch at rates ≠ 1), the ReplayGain elements and the equaliser, when there are any.
     let audioFilter: FilterSlot?
     /// ReplayGain "auto": the `rgvolume` whose album mode follows each item is in use.
     let switchesAlbumMode: Bool
+    /// The equaliser's elements in the filter, given its gains again whenever the filter is renewed (loop thread).
+    let equalizer = EqualizerStage()
     /// This pipeline's generation in `StreamingSide`: its switch, `rgvolume` and tags.
     let generation: Int
     /// Pipelines given up in a row, this one's predecessors, without a preroll between them (loop thread).
@@ -55,7 +57,7 @@ final class Pipeline {
         playbin.set("video-sink", try Element.make("fakesink"))
         let replayGain = configuration.replayGain
         switchesAlbumMode = replayGain.mode == .auto
-        audioFilter = try Self.filterSlot(replayGain, streaming: streaming, generation: generation)
+        audioFilter = try Self.filterSlot(replayGain, equalizer: equalizer, streaming: streaming, generation: generation)
         if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }
         addProbes(replayGain)
         connectHandlers(network: configuration.network)
@@ -63,13 +65,16 @@ final class Pipeline {
 
     /// scaletempo keeps the pitch at rates ≠ 1 and leaves samples untouched at 1.0 (measured bit-exact through
     /// playbin: the gapless test relies on it). Without the plugin, rate shifts pitch. The filter (with the
-    /// ReplayGain elements when asked for) sits in a FilterSlot, renewed at every NULL (see FilterSlot for the
-    /// scaletempo bug); in "auto" each new filter's `rgvolume` is the one whose album mode is switched.
-    private static func filterSlot(_ replayGain: ReplayGain, streaming: StreamingSide,
+    /// ReplayGain elements when asked for, and the equaliser) sits in a FilterSlot, renewed at every NULL (see
+    /// FilterSlot for the scaletempo bug); in "auto" each new filter's `rgvolume` is the one whose album mode is
+    /// switched, and each new filter's equaliser gets the gains last set.
+    private static func filterSlot(_ replayGain: ReplayGain, equalizer: EqualizerStage, streaming: StreamingSide,
                                    generation: Int) throws -> FilterSlot? {
         try FilterSlot(name: "audio-filter") {
-            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"))
+            let filter = try replayGain.audioFilter(withScaletempo: try? Element.make("scaletempo"),
+                                                    equalizer: EqualizerStage.fragment)
             if replayGain.mode == .auto { streaming.useAlbumVolume(in: filter, generation: generation) }
+            equalizer.use(filter)
             return filter
         }
     }

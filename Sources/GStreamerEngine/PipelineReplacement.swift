@@ -61,6 +61,7 @@ extension GStreamerEngine {
             let fresh = try Pipeline(configuration, streaming: streaming)
             fresh.watchBus { [weak self] message in self?.apply(.bus(message)) }
             fresh.playbin.set("volume", state.volume)
+            fresh.equalizer.set(preAmp: pipeline.equalizer.preAmp, gains: pipeline.equalizer.gains)
             fresh.replacementsInARow = replacements
             pipeline = fresh
         } catch {

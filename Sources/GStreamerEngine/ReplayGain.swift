@@ -48,12 +48,14 @@ public struct ReplayGain: Equatable, Sendable {
         "rgvolume name=\(Self.volumeElementName) album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
     }
 
-    /// playbin's audio-filter: `scaletempo` alone when off, otherwise a bin of the ReplayGain elements and
-    /// a scaletempo of its own (when the plugin is there at all). Throws when the replaygain plugin
-    /// (gst-plugins-good) is missing: the user asked for levelling, silently playing without it would lie.
-    func audioFilter(withScaletempo scaletempo: Element?) throws -> Element? {
-        guard mode != .off else { return scaletempo }
-        return try Element.parseBin(volumeElement + (scaletempo == nil ? "" : " ! scaletempo"))
+    /// playbin's audio-filter: `scaletempo` alone when there is nothing else, otherwise a bin of the ReplayGain
+    /// elements (unless off), the equaliser's (`equalizer`, a `gst-launch` fragment) and a scaletempo of its own
+    /// (when the plugin is there at all). Throws when the replaygain plugin (gst-plugins-good) is missing: the
+    /// user asked for levelling, silently playing without it would lie.
+    func audioFilter(withScaletempo scaletempo: Element?, equalizer: String?) throws -> Element? {
+        let parts = (mode == .off ? [] : [volumeElement]) + (equalizer.map { [$0] } ?? [])
+        guard !parts.isEmpty else { return scaletempo }
+        return try Element.parseBin((parts + (scaletempo == nil ? [] : ["scaletempo"])).joined(separator: " ! "))
     }
 }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import EventLoop
-import Glibc
 
 /// A thread of the library's own (the scanner's, the catalog reader's): jobs run one after another, at the nice
 /// value given (Linux gives each thread its own). On a busy machine with two cores, reading tags beside the loop
@@ -11,9 +10,9 @@ final class WorkerThread {
     private let jobs: Jobs
 
     init(name: String, niceness: Int32) {
-        let jobs = Jobs(niceness: niceness)
+        let jobs = Jobs()
         self.jobs = jobs
-        NamedThread.start(name) { jobs.run() }
+        NamedThread.start(name, nice: niceness) { jobs.run() }
     }
 
     /// The thread ends once the jobs queued before are done.
@@ -34,12 +33,8 @@ private final class Jobs: @unchecked Sendable {
     private let condition = ConditionLock()
     private var waiting: [() -> Void] = []
     private var finished = false
-    private let niceness: Int32
-
-    init(niceness: Int32) { self.niceness = niceness }
 
     func run() {
-        if niceness != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness) }
         while let job = next() { job() }
     }
 

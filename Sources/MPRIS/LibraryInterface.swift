@@ -91,26 +91,14 @@ public final class LibraryInterface {
         ]
     }
 
-    /// A method answered from the index, read on the library's thread (`MusicLibrary.read`) while the loop answers
-    /// others: `query` runs there with the call's arguments, `answer` gets its result on the loop. An error when
-    /// there is no library or its index cannot be read.
+    /// A method answered from the index (`indexReadingMethod`); an error when there is no library.
     private func reading<Result>(_ name: String, _ inputs: [InterfaceDescription.Argument] = [],
                                  outputs: [InterfaceDescription.Argument] = [],
                                  _ query: @escaping (LibraryCatalog, [DBusValue]) throws -> Result,
                                  answer: @escaping (LibraryInterface, Result, [DBusValue], PendingReply) throws -> Void)
         -> InterfaceDescription.Method {
-        InterfaceDescription.Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call, reply in
-            guard let self else { throw DBusError.failed("the player is shutting down") }
-            let arguments = call.arguments
-            try enabledLibrary().read({ try query($0, arguments) }) { [weak self] result in
-                do {
-                    guard let self else { throw DBusError.failed("the player is shutting down") }
-                    try answer(self, try result.get(), arguments, reply)
-                } catch {
-                    reply.fail(Self.dbusError(error))
-                }
-            }
-        }
+        indexReadingMethod(name, inputs, outputs: outputs, owner: self, library: { try $0.enabledLibrary() }, query: query,
+                           answer: answer)
     }
 
     /// A method whose reply is what the query gives.
@@ -139,11 +127,6 @@ public final class LibraryInterface {
     private func enabledLibrary() throws -> MusicLibrary {
         guard let library else { throw DBusError.failed("the music library is off ([library] folders = [] in config.toml)") }
         return library
-    }
-
-    /// A D-Bus error as it is, anything else as the index failing to answer.
-    static func dbusError(_ error: Error) -> DBusError {
-        error as? DBusError ?? .failed("the music library's index cannot be read (\(error)); playback is not affected")
     }
 
     private func queue(_ entries: [QueueEntry], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {

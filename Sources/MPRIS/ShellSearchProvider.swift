@@ -57,24 +57,15 @@ public final class ShellSearchProvider {
         ]
     }
 
-    /// A method answered from the index, read on the library's thread (`MusicLibrary.read`): GNOME Shell asks as the
-    /// user types, and one letter finds most of a large library. `answer` gets what was read on the loop.
+    /// A method answered from the index (`indexReadingMethod`): GNOME Shell asks as the user types, and one letter
+    /// finds most of a large library.
     private func reading<Result>(_ name: String, _ inputs: [InterfaceDescription.Argument],
                                  outputs: [InterfaceDescription.Argument] = [],
                                  _ query: @escaping (LibraryCatalog, [DBusValue]) throws -> Result,
                                  answer: @escaping (ShellSearchProvider, Result, PendingReply) throws -> Void)
         -> InterfaceDescription.Method {
-        InterfaceDescription.Method(name: name, inputs: inputs, outputs: outputs) { [weak self] call, reply in
-            guard let self else { throw DBusError.failed("the player is shutting down") }
-            let arguments = call.arguments
-            library.read({ try query($0, arguments) }) { [weak self] result in
-                do {
-                    guard let self else { throw DBusError.failed("the player is shutting down") }
-                    try answer(self, try result.get(), reply)
-                } catch {
-                    reply.fail(LibraryInterface.dbusError(error))
-                }
-            }
+        indexReadingMethod(name, inputs, outputs: outputs, owner: self, library: { $0.library }, query: query) {
+            this, result, _, reply in try answer(this, result, reply)
         }
     }
 

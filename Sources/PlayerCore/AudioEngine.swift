@@ -153,6 +153,9 @@ public protocol AudioEngine: AnyObject {
     /// Replaces whatever is playing with `item`, paused at `position` if `playing` is false.
     /// A `.trackStarted(item.id)` follows once it is loaded, or `.failed(item.id, …)`.
     func load(_ item: EngineItem, at position: Duration, playing: Bool)
+    /// `load` for a track the user chose (Next, Previous, GoTo, OpenUri): an engine that fades (FadingEngine)
+    /// lets the track heard now fade out first. Others load at once (the default).
+    func skip(to item: EngineItem, at position: Duration, playing: Bool)
     /// The item to switch to, gaplessly, when the current one ends; `nil` to stop at the end.
     /// May be called at any time; the latest call wins.
     func prepareNext(_ item: EngineItem?)
@@ -179,6 +182,12 @@ public protocol AudioEngine: AnyObject {
 extension AudioEngine {
     /// An engine without figures (a fake) has none to give.
     public func statistics() -> DeliveryStatistics? { nil }
+}
+
+extension AudioEngine {
+    public func skip(to item: EngineItem, at position: Duration, playing: Bool) {
+        load(item, at: position, playing: playing)
+    }
 }
 
 /// A queue entry's identity: new for every entry, stable while the entry is in the queue.

@@ -2,8 +2,9 @@
 extension Player {
     var wrapsQueue: Bool { loopMode == .playlist }
 
-    /// Gives the track to the engine; what it prepared and any seek in flight are forgotten.
-    func load(_ id: TrackID, at position: Duration = .zero, playing: Bool) {
+    /// Gives the track to the engine; what it prepared and any seek in flight are forgotten. `chosen`: the user
+    /// skipped to it, and the engine may fade out what it plays first.
+    func load(_ id: TrackID, at position: Duration = .zero, playing: Bool, chosen: Bool = false) {
         guard let track = queue.track(id) else { return }
         announceRestart = id == loaded
         loaded = id
@@ -14,7 +15,7 @@ extension Player {
         preparedSinceLoad = []
         let item = engineItem(for: track)
         loadedSharesAlbum = item.sharesAlbumWithNeighbour
-        engine.load(item, at: position, playing: playing)
+        if chosen { engine.skip(to: item, at: position, playing: playing) } else { engine.load(item, at: position, playing: playing) }
     }
 
     /// Releases the engine's item; stopping again does nothing.
@@ -35,9 +36,9 @@ extension Player {
     }
 
     /// Loads `id` the way the user's intent says: playing, paused, or not at all when stopped.
-    func loadForStatus(_ id: TrackID) {
+    func loadForStatus(_ id: TrackID, chosen: Bool = false) {
         guard status != .stopped else { return }
-        load(id, playing: status == .playing)
+        load(id, playing: status == .playing, chosen: chosen)
     }
 
     func seekEngine(to position: Duration) {
@@ -59,7 +60,7 @@ extension Player {
     func switchTo(_ id: TrackID) {
         guard id != currentTrackID else { restartCurrent(); return }
         currentTrackID = id
-        loadForStatus(id)
+        loadForStatus(id, chosen: true)
     }
 
     /// The loaded item ended (or failed): on to what follows, by the loop and shuffle rules.

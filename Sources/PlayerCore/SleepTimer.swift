@@ -121,12 +121,16 @@ public final class SleepTimer: PlayerObserver {
     }
 
     /// Pauses with the sound faded out, then restores the level: the pause comes first, so the restored
-    /// volume is never heard.
+    /// volume is never heard. The level is 0 at the pause, so an engine that fades on pause (FadingEngine)
+    /// has nothing left to fade and pauses at once.
     private func expire() {
         mode = .off
         wake = nil
         closestToEnd = nil
-        if player.status == .playing { player.pause() }
+        if player.status == .playing {
+            player.fadeLevel = 0
+            player.pause()
+        }
         player.fadeLevel = 1
         observers.forEach { $0(mode) }
     }

@@ -48,6 +48,30 @@ extension QuaverClient {
     public func outputs() throws -> [DBusValue] { try get(ControlAPI.quaverInterface, QuaverProperty.outputs).arrayValue ?? [] }
     public func chosenOutput() throws -> String { try get(ControlAPI.quaverInterface, QuaverProperty.chosenOutput).stringValue ?? "" }
 
+    /// The equaliser's pre-amp then band gains, dB (`EqualizerSetting`); empty when it is off.
+    public func equalizer() throws -> [Double] {
+        (try get(ControlAPI.quaverInterface, QuaverProperty.equalizer).arrayValue ?? []).compactMap(\.doubleValue)
+    }
+
+    /// Eleven values turn the equaliser on with them; none turns it off.
+    public func setEqualizer(_ values: [Double]) throws {
+        try set(ControlAPI.quaverInterface, QuaverProperty.equalizer, .array(element: "d", values.map(DBusValue.double)))
+    }
+
+    /// The preset in use, `off` or `custom`.
+    public func equalizerPreset() throws -> String {
+        try get(ControlAPI.quaverInterface, QuaverProperty.equalizerPreset).stringValue ?? ""
+    }
+
+    public func setEqualizerPreset(_ name: String) throws {
+        try set(ControlAPI.quaverInterface, QuaverProperty.equalizerPreset, .string(name))
+    }
+
+    /// The presets' names, shipped and the user's.
+    public func equalizerPresets() throws -> [String] {
+        (try get(ControlAPI.quaverInterface, QuaverProperty.equalizerPresets).arrayValue ?? []).compactMap(\.stringValue)
+    }
+
     public func setSleepTimer(mode: String, seconds: Int64) throws {
         try call(ControlAPI.quaverInterface, "SetSleepTimer", [.string(mode), .int64(seconds)])
     }

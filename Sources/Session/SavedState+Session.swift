@@ -33,6 +33,18 @@ extension SavedState {
         }
     }
 
+    /// The equaliser, in the state file's form: gains and preset name, both absent when off.
+    mutating func record(_ equalizer: EqualizerState) {
+        guard case .on(let setting, let preset) = equalizer else { return (self.equalizer, equalizerPreset) = (nil, nil) }
+        (self.equalizer, equalizerPreset) = (setting.values, preset)
+    }
+
+    /// The equaliser read back; values that are no longer valid (a file edited by hand) leave it off.
+    func equalizerState() -> EqualizerState {
+        guard let values = equalizer, let setting = try? EqualizerSetting(values: values) else { return .off }
+        return .on(setting, preset: equalizerPreset ?? EqualizerPresets.custom)
+    }
+
     /// What the sleep timer is to wait for again; the track modes name the restored current track.
     func sleepRequest() -> SleepRestore? {
         switch sleepTimer.flatMap(SleepTimerSpelling.init(rawValue:)) {

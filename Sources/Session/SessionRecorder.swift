@@ -35,6 +35,12 @@ public final class SessionRecorder: PlayerObserver {
     }
     /// Told the chosen output read back from the state file, before the saved session is applied.
     public var outputRestored: ((String?) -> Void)?
+    /// The equaliser, kept in the state file.
+    public var equalizer = EqualizerState.off {
+        didSet { if equalizer != oldValue { saver?.markChanged() } }
+    }
+    /// Told the equaliser read back from the state file, before the saved session is applied.
+    public var equalizerRestored: ((EqualizerState) -> Void)?
     /// Kept in the state file with the session, restored after it.
     public var sleepTimer: SleepTimer? {
         didSet { sleepTimer?.observe { [weak self] _ in self?.sleepTimerChanged() } }
@@ -90,7 +96,8 @@ public final class SessionRecorder: PlayerObserver {
         let count = loaded.state?.queue.count ?? 0, limit = InputLimits.maximumQueueLength
         let cut = count > limit ? "Saved state \(file.url.path) has \(count) tracks: only the first \(limit) are restored" : nil
         return RestoredSession(session: loaded.state.map { $0.session(resumePaused: resumePaused) },
-                               sleep: loaded.state?.sleepRequest(), output: loaded.state?.output, warning: loaded.warning ?? cut, source: file.url.path)
+                               sleep: loaded.state?.sleepRequest(), output: loaded.state?.output,
+                               equalizer: loaded.state?.equalizerState() ?? .off, warning: loaded.warning ?? cut, source: file.url.path)
     }
 
     private func apply(_ restored: RestoredSession) {
@@ -98,6 +105,10 @@ public final class SessionRecorder: PlayerObserver {
         if chosenOutput == nil, let output = restored.output {
             chosenOutput = output
             outputRestored?(output)
+        }
+        if equalizer == .off, restored.equalizer != .off {
+            equalizer = restored.equalizer
+            equalizerRestored?(restored.equalizer)
         }
         guard let session = restored.session else { return }
         if player.queueLength == 0 {
@@ -201,6 +212,7 @@ public final class SessionRecorder: PlayerObserver {
         var state = SavedState(player, queue: [])
         state.record(sleepTimer?.mode ?? .off)
         state.output = chosenOutput
+        state.record(equalizer)
         return StateSnapshot(state, queue: { each in queue.forEach { each(SavedTrack($0)) } })
     }
 }
@@ -210,6 +222,7 @@ private struct RestoredSession: Sendable {
     let session: PlayerSession?
     let sleep: SleepRestore?
     let output: String?
+    let equalizer: EqualizerState
     let warning: String?
     let source: String
 }

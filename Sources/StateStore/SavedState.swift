@@ -37,6 +37,10 @@ public struct SavedState: Decodable, Equatable, Sendable {
     public var sleepDeadlineMicroseconds: Int64?
     /// The sound server's sink the user chose for the music (`SetOutput`); absent: follow the default.
     public var output: String?
+    /// The equaliser's pre-amp then band gains, dB; absent when off.
+    public var equalizer: [Double]?
+    /// The preset the gains came from (`custom` for none); absent when off.
+    public var equalizerPreset: String?
 
     public init(queue: [SavedTrack] = [], currentIndex: Int? = nil, positionMicroseconds: Int64 = 0,
                 volume: Double = 1, rate: Double = 1, loopMode: String = "None", shuffle: Bool = false,
@@ -54,7 +58,7 @@ public struct SavedState: Decodable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, queue, folders, sharedTags, currentIndex, positionMicroseconds, volume, rate, loopMode, shuffle,
-             wasPlaying, revision, sleepTimer, sleepDeadlineMicroseconds, output
+             wasPlaying, revision, sleepTimer, sleepDeadlineMicroseconds, output, equalizer, equalizerPreset
     }
 
     public init(from decoder: Decoder) throws {
@@ -78,6 +82,8 @@ public struct SavedState: Decodable, Equatable, Sendable {
         sleepTimer = try c.decodeIfPresent(String.self, forKey: .sleepTimer)
         sleepDeadlineMicroseconds = try c.decodeIfPresent(Int64.self, forKey: .sleepDeadlineMicroseconds)
         output = try c.decodeIfPresent(String.self, forKey: .output)
+        equalizer = try c.decodeIfPresent([Double].self, forKey: .equalizer)
+        equalizerPreset = try c.decodeIfPresent(String.self, forKey: .equalizerPreset)
     }
 
     /// Why a decoded state cannot be used as it is, or `nil` if it is consistent.

@@ -61,6 +61,12 @@ enum StateJSON {
         if let sleepTimer = state.sleepTimer { out.key("sleepTimer"); out.string(sleepTimer) }
         if let deadline = state.sleepDeadlineMicroseconds { out.key("sleepDeadlineMicroseconds"); out.number(deadline) }
         if let output = state.output { out.key("output"); out.string(output) }
+        if let equalizer = state.equalizer {
+            out.key("equalizer"); out.open("[")
+            for gain in equalizer { try out.number(gain, field: "an equaliser gain") }
+            out.close("]")
+        }
+        if let preset = state.equalizerPreset { out.key("equalizerPreset"); out.string(preset) }
         out.close("}")
         try write(out.take())
     }

@@ -58,11 +58,11 @@ final class Daemon {
             log.info("sound output: \(sink)")
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
                                                                  replayGain: replayGain()))
-            let player = Player(engine: engine)
+            let player = Player(engine: fading(engine))
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
-            let scanner = TagScanner.logging(player: player, log: log)
+            let scanner = TagScanner.logging(player: player, engine: engine, log: log)
             let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = TrackNotifier.ifEnabled(settings.notifications.enabled,
@@ -85,10 +85,11 @@ final class Daemon {
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let history = makeHistory(player, service)
             let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
+            let equalizer = makeEqualizer(engine)
             let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
                                          parts: [SleepTimerControl(timer: sleepTimer, player: player),
                                                  OutputsControl(selector: outputs),
-                                                 PlaybackHealthMembers(player: player)])
+                                                 PlaybackHealthMembers(player: player)] + (equalizer.map { [$0] } ?? []))
             let library = makeLibrary()
             let libraryInterface = LibraryInterface(mpris: service, library: library)
             playlists?.library = library
@@ -137,10 +138,33 @@ final class Daemon {
                                                  bits: format.bits, channels: format.channels), log: log)
     }
 
+    /// The engine behind `[playback] fade-on-pause-ms` and `fade-on-skip-ms`: as it is when both are 0.
+    private func fading(_ engine: GStreamerEngine) -> AudioEngine {
+        let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
+        return fades == Fades() ? engine : FadingEngine(engine, fades: fades, clock: WallClock())
+    }
+
     /// `[playback] replaygain` and `replaygain-preamp-db`.
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
+    }
+
+    /// The equaliser on org.quaver.Quaver1, its gains given to the engine and its state kept in the state file;
+    /// the user's presets are read from `$XDG_CONFIG_HOME/quaver/eq` when they are listed or chosen and the folder
+    /// changed since, and a file that cannot be used is logged once. `nil` (and a line saying why) without GStreamer's equalizer plugin.
+    private func makeEqualizer(_ engine: GStreamerEngine) -> EqualizerControl? {
+        guard GStreamerEngine.hasEqualizer else {
+            log.warning("no equaliser: GStreamer's equalizer plugin (gst-plugins-good) is not installed")
+            return nil
+        }
+        let folder = (try? EqualizerPresetFiles.standardFolder()).map(EqualizerPresetFolder.init)
+        let control = EqualizerControl(apply: { engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains) }) { [log] in
+            folder?.presets { log.warning("equaliser preset left out: \($0)") } ?? []
+        }
+        recorder?.equalizerRestored = { [weak control] in control?.restore($0) }
+        control.changed = { [weak recorder] in recorder?.equalizer = $0 }
+        return control
     }
 
     /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media`, and the network sources' retries.

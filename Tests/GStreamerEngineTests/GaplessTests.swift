@@ -17,11 +17,21 @@ final class GaplessTests: XCTestCase {
         try assertGapless(fixtures.sweepHalvesFLAC, original: fixtures.sweep)
     }
 
-    private func assertGapless(_ halves: (URL, URL), original: URL,
+    /// The equaliser is always in the filter: set and then back to flat, it passes every sample untouched.
+    func testFLACHalvesJoinBitExactlyWithTheEqualizerBackToFlat() throws {
+        let fixtures = try Fixtures.shared()
+        try assertGapless(fixtures.sweepHalvesFLAC, original: fixtures.sweep) { engine in
+            engine.setEqualizer(preAmp: -3, gains: [6, 6, 5, 3, 1, 0, 0, 0, 0, 0])
+            engine.setEqualizer(preAmp: 0, gains: Array(repeating: 0, count: 10))
+        }
+    }
+
+    private func assertGapless(_ halves: (URL, URL), original: URL, configure: (GStreamerEngine) -> Void = { _ in },
                                file: StaticString = #filePath, line: UInt = #line) throws {
         let directory = try TemporaryDirectory(prefix: "quaver-gapless")
         let written = directory.url.appendingPathComponent("joined.wav")
         let engine = try GStreamerEngineFactory.make(sink: WAVSink.description(writingTo: written))
+        configure(engine)
         let recorder = EventRecorder()
         engine.delegate = recorder
         engine.load(EngineItem(id: TrackID(1), uri: halves.0.absoluteString), at: .zero, playing: true)

@@ -55,7 +55,7 @@ final class ReplayGainTests: XCTestCase {
 
     /// Plays `files` one after the other (gaplessly) and returns the recorded samples; `sharingAlbum[i]`
     /// is what the engine is told of the i-th item's album neighbours (false when left out).
-    func record(_ files: [URL], _ replayGain: ReplayGain, sharingAlbum: [Bool] = [],
+    func record(_ files: [URL], _ replayGain: ReplayGain, sharingAlbum: [Bool] = [], equalizerPreAmp: Double? = nil,
                 file: StaticString = #filePath, line: UInt = #line) throws -> [Int16] {
         func item(_ index: Int) -> EngineItem {
             EngineItem(id: TrackID(UInt64(index + 1)), uri: files[index].absoluteString,
@@ -67,6 +67,7 @@ final class ReplayGainTests: XCTestCase {
                                                               applicationName: "Quaver tests", replayGain: replayGain))
         let recorder = EventRecorder()
         engine.delegate = recorder
+        if let equalizerPreAmp { engine.setEqualizer(preAmp: equalizerPreAmp, gains: Array(repeating: 0, count: 10)) }
         engine.load(item(0), at: .zero, playing: true)
         if files.count > 1 { engine.prepareNext(item(1)) }
         recorder.wait(for: .endOfStream(TrackID(UInt64(files.count))), file: file, line: line)
@@ -95,6 +96,15 @@ final class ReplayGainTests: XCTestCase {
         let source = try wavSamples(Self.folder.url.appendingPathComponent("quiet.wav"))
         XCTAssertEqual(try record([Self.plain], ReplayGain(mode: .off)), source)
         XCTAssertEqual(try record([Self.plain], ReplayGain(mode: .track)), source, "0 dB passes through rgvolume untouched")
+    }
+
+    /// With the equaliser configured flat (a pre-amp set and back to 0), ReplayGain's untagged and gapless
+    /// cases stay bit-exact.
+    func testUntaggedTracksStayBitExactWithAFlatEqualizer() throws {
+        let source = try wavSamples(Self.folder.url.appendingPathComponent("quiet.wav"))
+        XCTAssertEqual(try record([Self.plain], ReplayGain(mode: .track), equalizerPreAmp: 0), source)
+        let joined = try record([Self.tagged, Self.plain], ReplayGain(mode: .track), equalizerPreAmp: 0)
+        XCTAssertEqual(Array(joined[source.count...]), source, "the untagged track after a tagged one, gaplessly")
     }
 
     func testTheGainStopsAtFullScale() throws {

@@ -110,13 +110,15 @@ final class ArtCacheTests: XCTestCase {
     }
 
     /// The name quaverd gives the embedded cover of `track` in its art cache, learnt from a daemon of its own.
+    /// Until the track's tags are read, the fixtures' cover.png beside it is advertised: only a URL in the
+    /// art cache names the embedded cover.
     private static func artName(of track: URL) throws -> String {
         let daemon = try RunningDaemon([track.path])
-        var url: String?
-        daemon.waitUntil("the cover advertised") {
-            url = daemon.metadata["mpris:artUrl"]?.stringValue
-            return url != nil
+        var url: URL?
+        daemon.waitUntil("the embedded cover advertised") {
+            url = daemon.metadata["mpris:artUrl"]?.stringValue.flatMap(URL.init(string:))
+            return url?.deletingLastPathComponent().path == daemon.artDirectory.path
         }
-        return try XCTUnwrap(url.flatMap(URL.init(string:))?.lastPathComponent)
+        return try XCTUnwrap(url?.lastPathComponent)
     }
 }

@@ -62,7 +62,8 @@ final class LibraryLoadTests: XCTestCase {
         print("100 000 tracks: \(answered.joined(separator: ", ")); \(polls) polls every 20 ms meanwhile, "
               + "the longest waited \(Int(longest * 1000)) ms")
         XCTAssertEqual(loaded.tracks.count, 1668)
-        XCTAssertLessThan(longest, 0.1, "the poll waited for the library")
+        // Measured: 6 to 75 ms (debug build, load 6 to 16 on 2 cores); 202 and 232 ms with the queries on the loop.
+        XCTAssertLessThan(longest, 0.15, "the poll waited for the library")
     }
 
     static func index(_ home: TemporaryDirectory) -> String { home.path + "/cache/quaver/library.db" }

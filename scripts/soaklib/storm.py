@@ -1,4 +1,5 @@
 """storm: valid calls as fast as one client sends them, in every mix."""
+import os
 import time
 
 import dbus
@@ -31,6 +32,10 @@ def storm_ops(s, files):
                       lambda: s.send(TRACKLIST, "RemoveTrack", "o", [some_id()]),
                       lambda: s.send(TRACKLIST, "GoTo", "o", [some_id()]),
                       lambda: s.send(TRACKLIST, "GetTracksMetadata", "ao", [[some_id()]])],
+        "equalizer": [lambda: s.send(PROPS, "Set", "ssv", [QUAVER, "EqualizerPreset",
+                                                          rnd.choice(["flat", "bass", "voice", "loudness", "off"])]),
+                      lambda: s.send(PROPS, "Set", "ssv", [QUAVER, "Equalizer", dbus.Array(
+                          [dbus.Double(rnd.uniform(-24, 12)) for _ in range(11)], signature="d")])],
         "queue": [lambda: s.send(QUAVER, "AddTracks", "assb", [rnd.sample(files, 2), rnd.choice(["end", "next", "start"]),
                                                                rnd.random() < 0.2]),
                   lambda: s.send(QUAVER, "MoveTrack", "oo", [some_id(), some_id()]),
@@ -41,7 +46,18 @@ def storm_ops(s, files):
 
 STORM_MIXES = [("open", "rate"), ("open", "seek"), ("transport", "rate"), ("open", "transport", "seek"),
                ("tracklist", "transport", "seek"), ("queue", "transport", "rate", "loop"),
-               ("open", "transport", "seek", "rate", "volume", "loop", "tracklist", "queue")]
+               ("open", "transport", "equalizer"),
+               ("open", "transport", "seek", "rate", "volume", "loop", "tracklist", "queue", "equalizer")]
+
+# The storm's daemon fades (briefly), so that every pause, stop, play and skip it sends ramps, and the next call
+# comes in the middle of a fade.
+STORM_SETTINGS = "[playback]\nfade-on-pause-ms = 150\nfade-on-skip-ms = 100\n"
+
+
+def write_storm_settings(tmp):
+    os.makedirs(os.path.join(tmp, "config", "quaver"), exist_ok=True)
+    with open(os.path.join(tmp, "config", "quaver", "config.toml"), "w") as settings:
+        settings.write(STORM_SETTINGS)
 
 
 def run_storm(s, files, calls, deadline):

@@ -1,0 +1,144 @@
+import DBus
+import Foundation
+import Glibc
+import TestSupport
+import XCTest
+
+/// Fades heard where they matter: the null sink's monitor is recorded while quaverd plays a steady tone through
+/// PulseAudio, and the fade's length is read from the recording — the time the tone's level takes from 90 % to
+/// 10 % of what it was, over 0.8 (a linear ramp) — then the sound must be gone. Without fades, a pause cuts the
+/// sound within a few milliseconds, as before.
+class FadeRecordingChecks: DaemonSoundServerChecks {
+    /// config.toml's text, written before quaverd starts; nil: no settings file.
+    var settings: String? { nil }
+
+    override func startDaemon() throws {
+        if let settings {
+            let folder = home.url.appendingPathComponent("config/quaver")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try settings.write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        }
+        try super.startDaemon()
+    }
+
+    func call(_ method: String, _ arguments: [DBusValue] = []) throws {
+        _ = try client.call(destination: "org.mpris.MediaPlayer2.quaver", path: "/org/mpris/MediaPlayer2",
+                            interface: "org.mpris.MediaPlayer2.Player", method: method, arguments: arguments, timeout: 5)
+    }
+
+    /// Records the default sink's monitor from a second before `action` to `after` seconds after it; the
+    /// recording's 48 kHz mono samples.
+    func record(around action: () throws -> Void, after: Double) throws -> [Int16] {
+        let file = sound.directory.path + "/fade.raw"
+        let recorder = try SpawnedTool(["parec", "-d", "a.monitor", "--raw", "--format=s16le", "--rate=48000", "--channels=1",
+                                        "--latency-msec=10"], environment: sound.environment, output: file)
+        usleep(1_500_000)  // the null sink's first second runs slow (PulseAudio): past it, the tone is steady
+        try action()
+        usleep(useconds_t(after * 1_000_000))
+        recorder.stop()
+        let data = try Data(contentsOf: URL(fileURLWithPath: file))
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    /// The tone's peak in each 5 ms window (240 samples: three periods of 660 Hz and more).
+    static func envelope(_ samples: [Int16]) -> [Double] {
+        stride(from: 0, to: samples.count - 239, by: 240).map { start in
+            Double(samples[start..<start + 240].map { abs(Int($0)) }.max() ?? 0)
+        }
+    }
+
+    /// The fade after the steady start: its length in ms (90 % → 10 % over 0.8), and the window where the
+    /// level first falls below 10 %.
+    static func measureFade(_ samples: [Int16], file: StaticString = #filePath, line: UInt = #line) -> (length: Double, below10: Int)? {
+        let levels = envelope(samples)
+        guard levels.count > 100 else { XCTFail("recorded \(samples.count) samples", file: file, line: line); return nil }
+        let steady = levels[20..<100].sorted()[40]  // the median of 0.1 s to 0.5 s in
+        guard steady > 1000, let below90 = levels.indices.dropFirst(100).first(where: { levels[$0] < 0.9 * steady }),
+              let below10 = levels.indices.dropFirst(below90).first(where: { levels[$0] < 0.1 * steady }) else {
+            XCTFail("no fade found: steady level \(steady)", file: file, line: line)
+            return nil
+        }
+        return (Double(below10 - below90) * 5 / 0.8, below10)
+    }
+}
+
+/// The same checks on PulseAudio and on PipeWire (through pipewire-pulse): 1000 ms for a pause, 500 ms for a skip.
+class FadeChecks: FadeRecordingChecks {
+    override var settings: String? { "[playback]\nfade-on-pause-ms = 1000\nfade-on-skip-ms = 500\n" }
+
+    func checkPauseFadesOutOverTheSetTimeThenTheSoundStops() throws {
+        assertPlaysOn("before")
+        var statusAtTheCall: String?
+        let samples = try record(around: {
+            try call("Pause")
+            statusAtTheCall = status
+        }, after: 2)
+        XCTAssertEqual(statusAtTheCall, "Paused", "PlaybackStatus changes at the call")
+        guard let fade = Self.measureFade(samples) else { return }
+        print("\(sound.name): fade-on-pause-ms = 1000: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        XCTAssertEqual(fade.length, 1000, accuracy: 50)
+        let levels = Self.envelope(samples)
+        let endOfFade = fade.below10 + 20 + 10  // the last 10 % of the ramp (100 ms), and 50 ms more
+        XCTAssertLessThan(levels[endOfFade...].max() ?? 0, 330, "silent after the fade: the pause took effect")
+    }
+
+    func checkPlayFadesIn() throws {
+        assertPlaysOn("before")
+        try call("Pause")
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.sound.pactl(["-f", "json", "list", "sink-inputs"]))?.stdout.contains("\"corked\":true") == true },
+                      "the stream is corked at the end of the fade")
+        let samples = try record(around: { try call("Play") }, after: 2)
+        let levels = Self.envelope(samples)
+        guard let start = levels.firstIndex(where: { $0 > 300 }), let full = levels.max(),
+              let at90 = levels.indices.dropFirst(start).first(where: { levels[$0] > 0.9 * full }) else {
+            return XCTFail("no sound after Play")
+        }
+        let rise = Double(at90 - start) * 5
+        print("\(sound.name): fade-on-pause-ms = 1000: Play rose to 90 % in \(String(format: "%.0f", rise)) ms on the recording")
+        XCTAssertEqual(rise, 900, accuracy: 100, "a ramp of about a second, not a jump")
+    }
+
+    func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {
+        assertPlaysOn("before")
+        let other = try sound.tone(seconds: 300, named: "other.flac")
+        let samples = try record(around: { try call("OpenUri", [.string(other.absoluteString)]) }, after: 2)
+        guard let fade = Self.measureFade(samples) else { return }
+        print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        XCTAssertEqual(fade.length, 500, accuracy: 50)
+        XCTAssertGreaterThan(Self.envelope(samples).suffix(100).min() ?? 0, 1000, "the opened track plays at full volume")
+        XCTAssertEqual(status, "Playing")
+    }
+}
+
+final class FadesOnPulseAudioTests: FadeChecks {
+    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
+
+    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
+    func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
+}
+
+final class FadesOnPipeWireTests: FadeChecks {
+    override func makeServer() throws -> SoundServerRig { try PipeWireServer() }
+
+    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
+    func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
+}
+
+final class NoFadeOnPulseAudioTests: FadeRecordingChecks {
+    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
+
+    func testWithoutFadesPauseCutsTheSoundAtOnce() throws {
+        assertPlaysOn("before")
+        let samples = try record(around: { try call("Pause") }, after: 1.5)
+        let levels = Self.envelope(samples)
+        let steady = levels[20..<100].sorted()[40]
+        guard let below90 = levels.indices.dropFirst(100).first(where: { levels[$0] < 0.9 * steady }) else {
+            return XCTFail("the sound never stopped")
+        }
+        let stop = levels.indices.dropFirst(below90).first(where: { levels[$0] < 0.1 * steady }) ?? levels.count
+        print("no fade: 90 % to 10 % in \((stop - below90) * 5) ms on the recording")
+        XCTAssertLessThanOrEqual((stop - below90) * 5, 10, "cut within a window or two, as without fades")
+    }
+}
