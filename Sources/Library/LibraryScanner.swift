@@ -1,5 +1,6 @@
 import ControlAPI
 import Dispatch
+import EventLoop
 import FoundationEssentials
 import Glibc
 import SQLite
