@@ -13,6 +13,7 @@ public final class FakeEngine: AudioEngine {
         case prepareNext(EngineItem?)
         case update(EngineItem)
         case play, pause, stop
+        case playOnNewOutput(device: String?)
         case seek(Duration, exact: Bool)
         case setRate(Double)
         case setVolume(Double)
@@ -79,6 +80,16 @@ public final class FakeEngine: AudioEngine {
 
     public func play() {
         commands.append(.play)
+        start()
+    }
+
+    /// Plays as `play` does: the fake's output has no clock to renew.
+    public func playOnNewOutput(device: String?) {
+        commands.append(.playOnNewOutput(device: device))
+        start()
+    }
+
+    private func start() {
         guard current != nil, !isPlaying else { return }
         rebase()
         isPlaying = true
