@@ -12,9 +12,7 @@ final class NetworkEndToEndTests: XCTestCase {
     private var server: NginxServer!
 
     override func setUpWithError() throws {
-        files = try TemporaryDirectory(prefix: "quaverd-www")
-        try FileManager.default.copyItem(at: try Media.fixtures().mp3, to: files.url.appendingPathComponent("song.mp3"))
-        server = try NginxServer(root: files.url)
+        (files, server) = try NginxServer.servingTheSong()
     }
 
     override func tearDown() {
