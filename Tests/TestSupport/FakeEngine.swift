@@ -247,3 +247,13 @@ public final class FakeEngine: AudioEngine {
         }
     }
 }
+
+extension FakeEngine {
+    /// A fake whose position moves only when a test says so (`timeScale` 0), and a Player on it: for tests of
+    /// what drives the player or follows it, not of playback.
+    public static func stillPlayer() -> (engine: FakeEngine, player: Player) {
+        let engine = FakeEngine()
+        engine.timeScale = 0
+        return (engine, Player(engine: engine))
+    }
+}
