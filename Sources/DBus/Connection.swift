@@ -168,6 +168,11 @@ public final class Connection {
         send(to: call.sender) { work.value.0.reply(work.value.1) }
     }
 
+    /// Answers `call` with a reply already built (`Message.methodReturn` and the like), unless it asked for none.
+    func reply(to call: Message, built reply: Message) {
+        if call.expectsReply { send(reply) }
+    }
+
     /// Answers `call` with `error`, unless it asked for no reply.
     func reply(to call: Message, with error: DBusError) {
         if call.expectsReply { send(call.errorReply(error)) }

@@ -15,7 +15,7 @@ public final class AutomaticPlayback {
     /// A pause whose end may resume (a cork, sleep): the Player remembers it until the user acts.
     @discardableResult
     func interrupt(_ reason: AutomaticReason) -> Bool {
-        guard player.beginInterruption() else { return false }
+        guard player.beginInterruption(outputGone: reason.isOutputRemoval) else { return false }
         log.notice("paused: \(reason)")
         return true
     }

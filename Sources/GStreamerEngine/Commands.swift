@@ -39,6 +39,14 @@ extension GStreamerEngine {
     /// The item whose stream has started, until stop/load/failure.
     var current: EngineItem? { state.loaded.current }
 
+    /// What the next file's check read of `item` (tags, cover, length), when `item` is the one loaded or prepared
+    /// and its file has not changed since: the prompt tag read of a track becoming current (TagScanner) need
+    /// not preroll the file a second time.
+    public func checkedRead(of item: EngineItem) -> (tags: TrackTags, duration: Duration?)? {
+        if let (checked, read) = state.loaded.checkedRead, checked.id == item.id, checked.uri == item.uri { return read }
+        return streaming.preparedRead(of: item)
+    }
+
     /// The prepared item goes to the handover; a local file is checked first (NextItemCheck).
     func prepareHandover(_ item: EngineItem?) {
         if let item, streaming.refresh(item) { return }

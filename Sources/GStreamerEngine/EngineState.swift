@@ -67,6 +67,8 @@ struct Loaded {
     /// sound server (recovered), an earlier one means there is none (reported as a failure).
     var outputWorked = false
     var pluginMissing: String?
+    /// What the next file's check read of the loaded item (`NextItemCheck`), for its prompt tag read.
+    var checkedRead: (item: EngineItem, read: PromptReader.Result)?
 }
 
 /// Every input the engine's loop side takes, through `GStreamerEngine.apply`.

@@ -94,10 +94,12 @@ public final class GStreamerEngine: AudioEngine {
     // MARK: Commands
 
     private func loadItem(_ item: EngineItem, at position: Duration, playing: Bool) {
+        let checkedRead = streaming.preparedRead(of: item)  // loading the prepared item (Next)
         teardown()
         streaming.reset(loading: item)
         state.wantsPlaying = playing
         state.phase = .loading(Start(position: position))
+        state.loaded.checkedRead = checkedRead.map { (item, $0) }
         begin(item)
     }
 
@@ -298,6 +300,7 @@ public final class GStreamerEngine: AudioEngine {
         if state.loaded.remote == nil { streaming.servedFile = nil }
         state.loaded.playbinURI = handed.remote == nil ? handed.item.uri : "appsrc://"
         state.loaded.liveStream = false
+        state.loaded.checkedRead = handed.checkedRead.map { (handed.item, $0) }
     }
 
     private func asyncDone() {

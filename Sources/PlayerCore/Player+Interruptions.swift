@@ -14,19 +14,20 @@ extension Player {
     /// The output is gone until the engine gets it back: paused meanwhile, whatever the cork policy says
     /// (this is no request of the sound server), and playing again after it if the user did nothing since.
     func outputLost(_ began: Bool) {
-        outputGone = began
-        if began { beginInterruption() } else { endInterruption() }
+        if began { beginInterruption(outputGone: true) } else { endInterruption() }
     }
 
     /// Pauses because the desktop needs it. Returns whether it paused (false when not playing).
     /// The pause can be undone by `endInterruption()` until the user acts (any command, a seek).
+    /// `outputGone`: the output it played on went away (WaitingReason says so), not a request to pause.
     @discardableResult
-    public func beginInterruption() -> Bool {
+    public func beginInterruption(outputGone: Bool = false) -> Bool {
         var paused = false
         changing {
             guard status == .playing else { return }
             status = .paused
             pausedByInterruption = true
+            self.outputGone = outputGone
             engine.pause()
             paused = true
         }

@@ -54,7 +54,7 @@ final class Daemon {
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
-            let scanner = TagScanner.logging(player: player, log: log)
+            let scanner = TagScanner.logging(player: player, engine: engine, log: log)
             let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = TrackNotifier.ifEnabled(settings.notifications.enabled,
@@ -82,6 +82,7 @@ final class Daemon {
             history?.musicBrainzTags = library.map { library in
                 { library.musicBrainzIDs(of: $0).map { MusicBrainzTags(recording: $0.recording, release: $0.album, artist: $0.artist) } }
             }
+            if let library { player.readTagsAtOnce = library.tagsAtOnce(otherwise: player.readTagsAtOnce) }
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let served = ServedObjects(service: service, on: connection, version: quaverVersion, playlists: playlists,
                                        library: library, parts: [SleepTimerControl(timer: sleepTimer, player: player),

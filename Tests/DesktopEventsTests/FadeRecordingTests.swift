@@ -12,8 +12,6 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
     /// config.toml's text, written before quaverd starts; nil: no settings file.
     var settings: String? { nil }
 
-    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
-
     override func startDaemon() throws {
         if let settings {
             let folder = home.url.appendingPathComponent("config/quaver")
@@ -64,10 +62,11 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
     }
 }
 
-final class FadesOnPulseAudioTests: FadeRecordingChecks {
+/// The same checks on PulseAudio and on PipeWire (through pipewire-pulse): 1000 ms for a pause, 500 ms for a skip.
+class FadeChecks: FadeRecordingChecks {
     override var settings: String? { "[playback]\nfade-on-pause-ms = 1000\nfade-on-skip-ms = 500\n" }
 
-    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws {
+    func checkPauseFadesOutOverTheSetTimeThenTheSoundStops() throws {
         assertPlaysOn("before")
         var statusAtTheCall: String?
         let samples = try record(around: {
@@ -76,14 +75,14 @@ final class FadesOnPulseAudioTests: FadeRecordingChecks {
         }, after: 2)
         XCTAssertEqual(statusAtTheCall, "Paused", "PlaybackStatus changes at the call")
         guard let fade = Self.measureFade(samples) else { return }
-        print("fade-on-pause-ms = 1000: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        print("\(sound.name): fade-on-pause-ms = 1000: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
         XCTAssertEqual(fade.length, 1000, accuracy: 50)
         let levels = Self.envelope(samples)
         let endOfFade = fade.below10 + 20 + 10  // the last 10 % of the ramp (100 ms), and 50 ms more
         XCTAssertLessThan(levels[endOfFade...].max() ?? 0, 330, "silent after the fade: the pause took effect")
     }
 
-    func testPlayFadesIn() throws {
+    func checkPlayFadesIn() throws {
         assertPlaysOn("before")
         try call("Pause")
         XCTAssertTrue(eventually(timeout: 5) { (try? self.sound.pactl(["-f", "json", "list", "sink-inputs"]))?.stdout.contains("\"corked\":true") == true },
@@ -95,23 +94,41 @@ final class FadesOnPulseAudioTests: FadeRecordingChecks {
             return XCTFail("no sound after Play")
         }
         let rise = Double(at90 - start) * 5
-        print("fade-on-pause-ms = 1000: Play rose to 90 % in \(String(format: "%.0f", rise)) ms on the recording")
+        print("\(sound.name): fade-on-pause-ms = 1000: Play rose to 90 % in \(String(format: "%.0f", rise)) ms on the recording")
         XCTAssertEqual(rise, 900, accuracy: 100, "a ramp of about a second, not a jump")
     }
 
-    func testASkipFadesTheOldTrackOutOverTheSetTime() throws {
+    func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {
         assertPlaysOn("before")
         let other = try sound.tone(seconds: 300, named: "other.flac")
         let samples = try record(around: { try call("OpenUri", [.string(other.absoluteString)]) }, after: 2)
         guard let fade = Self.measureFade(samples) else { return }
-        print("fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
         XCTAssertEqual(fade.length, 500, accuracy: 50)
         XCTAssertGreaterThan(Self.envelope(samples).suffix(100).min() ?? 0, 1000, "the opened track plays at full volume")
         XCTAssertEqual(status, "Playing")
     }
 }
 
+final class FadesOnPulseAudioTests: FadeChecks {
+    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
+
+    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
+    func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
+}
+
+final class FadesOnPipeWireTests: FadeChecks {
+    override func makeServer() throws -> SoundServerRig { try PipeWireServer() }
+
+    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
+    func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
+}
+
 final class NoFadeOnPulseAudioTests: FadeRecordingChecks {
+    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
+
     func testWithoutFadesPauseCutsTheSoundAtOnce() throws {
         assertPlaysOn("before")
         let samples = try record(around: { try call("Pause") }, after: 1.5)
