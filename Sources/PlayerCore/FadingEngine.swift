@@ -71,6 +71,11 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     /// stream's node appears, which can come after the start.
     static let volumeAgainAfterStart: [Duration] = [.milliseconds(300), .seconds(1)]
 
+    /// `engine` behind `fades`, or `engine` itself when both are 0: nothing stands between them then.
+    public static func around(_ engine: AudioEngine, fades: Fades, clock: SleepClock) -> AudioEngine {
+        fades == Fades() ? engine : FadingEngine(engine, fades: fades, clock: clock)
+    }
+
     public init(_ engine: AudioEngine, fades: Fades, clock: SleepClock) {
         self.engine = engine
         self.fades = fades
@@ -112,8 +117,18 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     }
 
     public func play() {
+        resume { $0.play() }
+    }
+
+    public func playOnNewOutput(device: String?) {
+        resume { $0.playOnNewOutput(device: device) }
+    }
+
+    /// A pause still fading is called off, whatever waited for a fade's end happens now, then `start` plays
+    /// and the volume comes back up.
+    private func resume(_ start: (AudioEngine) -> Void) {
         if ending == .pause { (ending, ceiling) = (nil, nil) } else { finishWaiting() }
-        engine.play()
+        start(engine)
         sounding = true
         if level < 1 { rampUp() }
     }
