@@ -90,6 +90,16 @@ public final class Connection {
         dbus_connection_close(raw)
     }
 
+    /// Gives `name` back and writes what is queued while the bus is still there, then closes: a service's way
+    /// out, so its clients see the name go before the connection does.
+    public func close(releasing name: String) {
+        if isConnected {
+            try? releaseName(name)
+            flush()
+        }
+        close()
+    }
+
     deinit {
         close()
         dbus_connection_unref(raw)
