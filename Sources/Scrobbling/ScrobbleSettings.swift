@@ -1,3 +1,4 @@
+import ListeningHistory
 import Logging
 
 extension ListenBrainzSender {
@@ -18,5 +19,15 @@ extension ListenBrainzSender {
         return ListenBrainzSender(options: .init(url: url, token: token, timeoutSeconds: timeoutSeconds,
                                                  proxy: proxy.isEmpty ? nil : proxy),
                                   historyPath: historyPath, log: log)
+    }
+}
+
+extension ListenBrainzSender {
+    /// Starts sending: what waits from earlier runs now, then `playing_now` for each track `history` sees start
+    /// and each listen once it is written.
+    public func follow(_ history: HistoryRecorder) {
+        history.onStarted = { [self] in playingNow(Listen($0)) }
+        history.onListen = { [self] _, _ in listenRecorded() }
+        start()
     }
 }

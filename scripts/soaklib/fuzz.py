@@ -22,8 +22,8 @@ MEMBERS = [  # (interface, member, signature)
 QUEUE_EDITS = {"OpenUri", "AddTrack", "RemoveTrack", "AddTracks", "ReplaceQueue", "RemoveTracks", "MoveTrack", "Clear"}
 PROPERTY_NAMES = ["PlaybackStatus", "LoopStatus", "Rate", "Shuffle", "Metadata", "Volume", "Position", "MinimumRate",
                   "MaximumRate", "CanGoNext", "CanPlay", "CanSeek", "CanControl", "Identity", "Tracks", "State",
-                  "QueueLength", "Version", "BufferedRanges", "WaitingReason", "LastErrorKind", "Equalizer",
-                  "EqualizerPreset", "EqualizerPresets", "Nope", "", "x" * 300]
+                  "QueueLength", "Version", "Equalizer", "EqualizerPreset", "EqualizerPresets", "BufferedRanges",
+                  "WaitingReason", "LastErrorKind", "Nope", "", "x" * 300]
 INTERFACES = [ROOT, PLAYER, TRACKLIST, QUAVER, PROPS, "org.example.Nope", "", "a.b"]
 
 
