@@ -89,23 +89,31 @@ class FadeChecks: FadeRecordingChecks {
                       "the stream is corked at the end of the fade")
         let samples = try record(around: { try call("Play") }, after: 2)
         let levels = Self.envelope(samples)
-        guard let start = levels.firstIndex(where: { $0 > 300 }), let full = levels.max(),
-              let at90 = levels.indices.dropFirst(start).first(where: { levels[$0] > 0.9 * full }) else {
+        // From 20 % to 90 % of the full level, over 0.7: under a heavy load the loop's first step may come late
+        // (the level is read from the clock, so a late step starts higher), which the first 20 % absorbs.
+        guard let full = levels.max(), let at20 = levels.firstIndex(where: { $0 > 0.2 * full }),
+              let at90 = levels.indices.dropFirst(at20).first(where: { levels[$0] > 0.9 * full }) else {
             return XCTFail("no sound after Play")
         }
-        let rise = Double(at90 - start) * 5
-        print("\(sound.name): fade-on-pause-ms = 1000: Play rose to 90 % in \(String(format: "%.0f", rise)) ms on the recording")
-        XCTAssertEqual(rise, 900, accuracy: 100, "a ramp of about a second, not a jump")
+        let rise = Double(at90 - at20) * 5 / 0.7
+        print("\(sound.name): fade-on-pause-ms = 1000: Play faded in over \(String(format: "%.0f", rise)) ms on the recording")
+        XCTAssertEqual(rise, 1000, accuracy: 50, "a ramp of a second, not a jump")
     }
 
     func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {
         assertPlaysOn("before")
         let other = try sound.tone(seconds: 300, named: "other.flac")
-        let samples = try record(around: { try call("OpenUri", [.string(other.absoluteString)]) }, after: 2)
+        let samples = try record(around: { try call("OpenUri", [.string(other.absoluteString)]) }, after: 4)
         guard let fade = Self.measureFade(samples) else { return }
-        print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        let levels = Self.envelope(samples)
+        let start = levels.indices.dropFirst(fade.below10).first { levels[$0] > 0.9 * levels[20..<100].sorted()[40] }
+        print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording; "
+              + "the opened track at full volume \(start.map { "\(($0 - fade.below10) * 5) ms" } ?? "never") after the fade's 10 %")
         XCTAssertEqual(fade.length, 500, accuracy: 50)
-        XCTAssertGreaterThan(Self.envelope(samples).suffix(100).min() ?? 0, 1000, "the opened track plays at full volume")
+        // Its stream is new: on PipeWire under a heavy load it took over a second to be heard; at full volume then.
+        let steady = levels[20..<100].sorted()[40]
+        XCTAssertGreaterThan(levels.suffix(100).min() ?? 0, 0.9 * steady, "the opened track plays at full volume; peaks per 100 ms: "
+                             + "\(stride(from: 0, to: levels.count, by: 20).map { Int(levels[$0..<min(levels.count, $0 + 20)].max() ?? 0) })")
         XCTAssertEqual(status, "Playing")
     }
 }
