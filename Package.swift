@@ -71,14 +71,14 @@ let package = Package(
         .target(name: "TerminalText", swiftSettings: v5),
         // quaverd's swift-log handler: syslog priorities for journald, timestamps on a terminal.
         .target(name: "DaemonLog",
-                dependencies: ["TerminalText", "PublicText", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["TerminalText", "PublicText", "EventLoop", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         .target(name: "GStreamerEngine",
                 dependencies: ["PlayerCore", "GStreamer", "EventLoop", "RemoteMedia", "PublicText", "RIFFLayout",
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library", "PlaylistStore", "BaseDirectories",
-                               .product(name: "Logging", package: "swift-log")],
+                               "ListeningHistory", "Configuration", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
@@ -94,7 +94,8 @@ let package = Package(
                 swiftSettings: v5),
         // The music library: the index of the music folders (SQLite), its scanner (TagLib), live updates, search.
         .target(name: "Library",
-                dependencies: ["SQLite", "TagLib", "ControlAPI", "PublicText", "EventLoop", "BaseDirectories"],
+                dependencies: ["SQLite", "TagLib", "ControlAPI", "PublicText", "EventLoop", "BaseDirectories",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // The listening history and ratings (history.db, SQLite): what counts as a listen is PlayerCore's ListenCounter.
         .target(name: "ListeningHistory",
@@ -102,7 +103,8 @@ let package = Package(
                 swiftSettings: v5),
         // Listens sent to ListenBrainz (or a server speaking its API) from the history's waiting listens.
         .target(name: "Scrobbling",
-                dependencies: ["ListeningHistory", "RemoteMedia", "QuaverVersion", "PublicText", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["ListeningHistory", "RemoteMedia", "QuaverVersion", "PublicText", "Configuration",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // The session kept across restarts: the player's queue and settings in the state file.
         .target(name: "Session",

@@ -3,6 +3,7 @@ import DBus
 import EventLoop
 import Foundation
 import QuaverClient
+import TestRigs
 
 /// A private dbus-daemon and a client connection on it, for benchmarks of the real quaverd.
 final class BenchBus {
@@ -102,4 +103,20 @@ final class BenchQuaverd {
     var pid: pid_t { process.pid }
 
     func stop() { process.stop() }
+}
+
+/// The sink the players of a benchmark play into: pulsesink into a headless PulseAudio null sink, or
+/// `fakesink sync=true` when PulseAudio does not start (said on stdout, with the sink); `chosen` (a `--sink`
+/// option) wins either way.
+final class BenchSink {
+    let name: String
+    private let pulse: PulseAudioServer?
+
+    init(chosen: String?) {
+        pulse = try? PulseAudioServer()
+        name = chosen ?? (pulse == nil ? "fakesink sync=true" : "pulsesink")
+        print("sink: \(name)\(pulse == nil ? " (PulseAudio did not start)" : " into a headless PulseAudio null sink")")
+    }
+
+    func stop() { pulse?.stop() }
 }

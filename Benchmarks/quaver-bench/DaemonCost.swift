@@ -38,10 +38,9 @@ struct DaemonCost: ParsableCommand {
 
     func run() throws {
         let scratch = try TemporaryDirectory(prefix: "quaver-daemon-cost")
-        let pulse = try? PulseAudioServer()
-        defer { pulse?.stop() }
-        let sink = self.sink ?? (pulse == nil ? "fakesink sync=true" : "pulsesink")
-        print("sink: \(sink)\(pulse == nil ? " (PulseAudio did not start)" : " into a headless PulseAudio null sink")")
+        let output = BenchSink(chosen: sink)
+        defer { output.stop() }
+        let sink = output.name
         let bus = try BenchBus()
         defer { bus.stop() }
         let home = scratch.url.appendingPathComponent("home")

@@ -23,10 +23,9 @@ struct ReplayGainCost: ParsableCommand {
 
     func run() throws {
         let scratch = try TemporaryDirectory(prefix: "quaver-replaygain-cost")
-        let pulse = try? PulseAudioServer()
-        defer { pulse?.stop() }
-        let sink = self.sink ?? (pulse == nil ? "fakesink sync=true" : "pulsesink")
-        print("sink: \(sink)\(pulse == nil ? " (PulseAudio did not start)" : " into a headless PulseAudio null sink")")
+        let output = BenchSink(chosen: sink)
+        defer { output.stop() }
+        let sink = output.name
         let file = try taggedTone(in: scratch.url)
         let buses = [try BenchBus(), try BenchBus()]
         defer { buses.forEach { $0.stop() } }

@@ -90,6 +90,16 @@ public final class Connection {
         dbus_connection_close(raw)
     }
 
+    /// Gives `name` back and writes what is queued while the bus is still there, then closes: a service's way
+    /// out, so its clients see the name go before the connection does.
+    public func close(releasing name: String) {
+        if isConnected {
+            try? releaseName(name)
+            flush()
+        }
+        close()
+    }
+
     deinit {
         close()
         dbus_connection_unref(raw)
@@ -156,6 +166,11 @@ public final class Connection {
         guard values.areLarge else { return send(call.reply(values)) }
         let work = HandOver((call, values))
         send(to: call.sender) { work.value.0.reply(work.value.1) }
+    }
+
+    /// Answers `call` with a reply already built (`Message.methodReturn` and the like), unless it asked for none.
+    func reply(to call: Message, built reply: Message) {
+        if call.expectsReply { send(reply) }
     }
 
     /// Answers `call` with `error`, unless it asked for no reply.

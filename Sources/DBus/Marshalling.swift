@@ -13,59 +13,6 @@ enum TypeCode {
     private static func code(_ c: Unicode.Scalar) -> Int32 { Int32(UInt8(ascii: c)) }
 }
 
-/// Checks a value tree against everything libdbus would abort on, before anything is appended,
-/// so a bad value becomes a thrown `InvalidArgs` and never a half-written message.
-enum ValueCheck {
-    static func check(_ values: [DBusValue]) throws {
-        for value in values { try check(value) }
-        let signature = values.signature
-        guard Names.isValid(signature.rawValue, dbus_signature_validate) else {
-            throw DBusError.invalidArgs("'\(signature)' is not a valid message signature (too deep?)")
-        }
-    }
-
-    private static func check(_ value: DBusValue) throws {
-        switch value {
-        case .string(let s): try Names.checkString(s)
-        case .array(let element, let elements):
-            try checkSingle(element)
-            for e in elements {
-                guard e.hasSignature(element.rawValue) else {
-                    throw DBusError.invalidArgs("array of '\(element)' holds a '\(e.signature)'")
-                }
-                try check(e)
-            }
-        case .dictionary(let key, let valueType, let entries):
-            try checkSingle(key)
-            try checkSingle(valueType)
-            // One type code, and not one that opens a container.
-            guard key.rawValue.utf8.count == 1, let code = key.rawValue.utf8.first, !"vay(){}".utf8.contains(code) else {
-                throw DBusError.invalidArgs("dictionary key type '\(key)' is not a basic type")
-            }
-            for entry in entries {
-                guard entry.key.hasSignature(key.rawValue), entry.value.hasSignature(valueType.rawValue) else {
-                    throw DBusError.invalidArgs("dictionary a{\(key)\(valueType)} holds an entry "
-                        + "{\(entry.key.signature)\(entry.value.signature)}")
-                }
-                try check(entry.key)
-                try check(entry.value)
-            }
-        case .structure(let fields):
-            guard !fields.isEmpty else { throw DBusError.invalidArgs("empty structures are not allowed") }
-            for field in fields { try check(field) }
-        case .variant(let inner): try check(inner)
-        case .unixFD: throw DBusError.notSupported("sending unix file descriptors is not supported")
-        default: break
-        }
-    }
-
-    private static func checkSingle(_ signature: Signature) throws {
-        guard signature.isSingleCompleteType else {
-            throw DBusError.invalidArgs("'\(signature)' is not a single complete type")
-        }
-    }
-}
-
 extension [DBusValue] {
     /// Whether a message carrying these is worth building off the loop (`Connection.send(to:buildingOffTheLoop:)`):
     /// an array of thousands of values, alone or in a variant (100 000 track ids took 45 ms to marshal).
@@ -80,13 +27,40 @@ extension [DBusValue] {
     }
 }
 
-/// Appends checked values through `DBusMessageIter` (the variadic `dbus_message_append_args` is not callable).
+/// Appends values through `DBusMessageIter` (the variadic `dbus_message_append_args` is not callable), each
+/// checked against everything libdbus would abort on right before it is written: a bad value throws
+/// `InvalidArgs` instead. What was written of the message before it is then of no use: every caller drops
+/// that message (an error reply goes out instead, or the caller builds the message again another way).
+///
+/// One pass: the values were walked once to be checked and once more to be written, which with building
+/// GetAll's dictionary first was most of a GetAll's instructions (callgrind).
 enum ValueWriter {
     static func append(_ values: [DBusValue], to message: OpaquePointer) throws {
-        try ValueCheck.check(values)
+        for case .structure(let fields) in values where fields.isEmpty { throw emptyStructure }
+        let signature = values.signature
+        guard Names.isValid(signature.rawValue, dbus_signature_validate) else {
+            throw DBusError.invalidArgs("'\(signature)' is not a valid message signature (too deep?)")
+        }
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
         for value in values { try append(value, to: &iter) }
+    }
+
+    /// One `{name: <value in a variant of type>}` entry of the `a{sv}` open at `dictionary`. `type` is a
+    /// single complete type (`InterfaceDescription.Property` holds it to that) and `value` has it.
+    static func appendEntry(_ name: String, _ type: Signature, _ value: DBusValue, to dictionary: inout DBusMessageIter) throws {
+        try Names.checkString(name)
+        try container(TypeCode.dictEntry, nil, &dictionary) { entry in
+            try text(name, TypeCode.string, &entry)
+            try container(TypeCode.variant, type.rawValue, &entry) { variant in try append(value, to: &variant) }
+        }
+    }
+
+    /// Opens an `a{sv}` as the message's only argument and writes its entries with `body`.
+    static func appendVariantDictionary(to message: OpaquePointer, _ body: (inout DBusMessageIter) throws -> Void) throws {
+        var iter = DBusMessageIter()
+        dbus_message_iter_init_append(message, &iter)
+        try container(TypeCode.array, "{sv}", &iter, body)
     }
 
     private static func append(_ value: DBusValue, to iter: inout DBusMessageIter) throws {
@@ -100,31 +74,73 @@ enum ValueWriter {
         case .int64(let v): try basic(v, TypeCode.int64, &iter)
         case .uint64(let v): try basic(v, TypeCode.uint64, &iter)
         case .double(let v): try basic(v, TypeCode.double, &iter)
-        case .string(let s): try text(s, TypeCode.string, &iter)
-        case .objectPath(let p): try text(p.rawValue, TypeCode.objectPath, &iter)
+        case .string(let s):
+            try Names.checkString(s)
+            try text(s, TypeCode.string, &iter)
+        case .objectPath(let p): try text(p.rawValue, TypeCode.objectPath, &iter)  // validated when made
         case .signature(let s): try text(s.rawValue, TypeCode.signature, &iter)
         case .array(let element, let elements):
+            try checkSingle(element)
             try container(TypeCode.array, element.rawValue, &iter) { sub in
-                for e in elements { try append(e, to: &sub) }
-            }
-        case .dictionary(let key, let valueType, let entries):
-            try container(TypeCode.array, "{" + key.rawValue + valueType.rawValue + "}", &iter) { sub in
-                for entry in entries {
-                    try container(TypeCode.dictEntry, nil, &sub) { pair in
-                        try append(entry.key, to: &pair)
-                        try append(entry.value, to: &pair)
+                for e in elements {
+                    guard e.hasSignature(element.rawValue) else {
+                        throw DBusError.invalidArgs("array of '\(element)' holds a '\(e.signature)'")
                     }
+                    try append(e, to: &sub)
                 }
             }
+        case .dictionary(let key, let valueType, let entries):
+            try checkDictionary(key, valueType)
+            try container(TypeCode.array, "{" + key.rawValue + valueType.rawValue + "}", &iter) { sub in
+                for entry in entries { try append(entry, key, valueType, to: &sub) }
+            }
         case .structure(let fields):
+            guard !fields.isEmpty else { throw emptyStructure }
             try container(TypeCode.structure, nil, &iter) { sub in
                 for field in fields { try append(field, to: &sub) }
             }
         case .variant(let inner):
-            try container(TypeCode.variant, inner.signatureText, &iter) { sub in try append(inner, to: &sub) }
+            // libdbus checks the contained signature too, by aborting: a container's (an array's element
+            // type, a structure's fields, the depth) is ours to check first; one type code is always valid.
+            let signature = inner.signatureText
+            guard signature.utf8.count == 1 || Names.isValid(signature, dbus_signature_validate_single) else {
+                throw notSingle(signature)
+            }
+            try container(TypeCode.variant, signature, &iter) { sub in try append(inner, to: &sub) }
         case .unixFD:
-            preconditionFailure("ValueCheck rejects unix file descriptors before anything is appended")
+            throw DBusError.notSupported("sending unix file descriptors is not supported")
         }
+    }
+
+    private static func append(_ entry: (key: DBusValue, value: DBusValue), _ key: Signature, _ valueType: Signature,
+                               to iter: inout DBusMessageIter) throws {
+        guard entry.key.hasSignature(key.rawValue), entry.value.hasSignature(valueType.rawValue) else {
+            throw DBusError.invalidArgs("dictionary a{\(key)\(valueType)} holds an entry "
+                + "{\(entry.key.signature)\(entry.value.signature)}")
+        }
+        try container(TypeCode.dictEntry, nil, &iter) { pair in
+            try append(entry.key, to: &pair)
+            try append(entry.value, to: &pair)
+        }
+    }
+
+    private static func checkDictionary(_ key: Signature, _ valueType: Signature) throws {
+        try checkSingle(key)
+        try checkSingle(valueType)
+        // One type code, and not one that opens a container.
+        guard key.rawValue.utf8.count == 1, let code = key.rawValue.utf8.first, !"vay(){}".utf8.contains(code) else {
+            throw DBusError.invalidArgs("dictionary key type '\(key)' is not a basic type")
+        }
+    }
+
+    private static func checkSingle(_ signature: Signature) throws {
+        guard signature.isSingleCompleteType else { throw notSingle(signature.rawValue) }
+    }
+
+    private static let emptyStructure = DBusError.invalidArgs("empty structures are not allowed")
+
+    private static func notSingle(_ signature: String) -> DBusError {
+        DBusError.invalidArgs("'\(signature)' is not a single complete type")
     }
 
     private static func basic<T: BitwiseCopyable>(_ value: T, _ type: Int32, _ iter: inout DBusMessageIter) throws {

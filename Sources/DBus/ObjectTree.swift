@@ -29,7 +29,15 @@ final class ObjectTree {
             return [.string(try introspect(path))]
         case StandardInterface.properties?:
             guard let object else { throw DBusError.unknownObject("No object at path \(path)") }
-            return try PropertiesInterface(object: object).handle(member, message)
+            let properties = PropertiesInterface(object: object)
+            guard member == "GetAll" else { return try properties.handle(member, message) }
+            switch try properties.getAll(message) {
+            case .written(let reply):
+                connection.reply(to: message, built: reply)
+                return nil
+            case .values(let values):
+                return values
+            }
         default:
             guard let object else { throw DBusError.unknownObject("No object at path \(path)") }
             let method = try find(member, interface: message.interface, in: object)

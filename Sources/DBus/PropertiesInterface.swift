@@ -1,3 +1,5 @@
+import CDBus
+
 /// `org.freedesktop.DBus.Properties` for one exported object, derived from its interface descriptions.
 struct PropertiesInterface {
     let object: ExportedObject
@@ -8,11 +10,6 @@ struct PropertiesInterface {
             try expect(message, "ss", for: member)
             let (interface, name) = try names(message)
             return [.variant(try value(of: try find(name, in: interface)))]
-        case "GetAll":
-            try expect(message, "s", for: member)
-            let interface = try message.arguments()[0].stringValue ?? ""
-            return [allValues(interface.isEmpty ? object.readablePropertiesOfAllInterfaces
-                                                : try readableProperties(of: interface))]
         case "Set":
             try expect(message, "ssv", for: member)
             let (interface, name) = try names(message)
@@ -20,6 +17,38 @@ struct PropertiesInterface {
             return []
         default:
             throw DBusError.unknownMethod("No method \(member) in \(StandardInterface.properties)")
+        }
+    }
+
+    private struct LargeValue: Error {}
+
+    /// What GetAll answers: a reply already written, or the values for `Connection.reply(to:with:)`.
+    enum GetAllAnswer {
+        case written(Message)
+        case values([DBusValue])
+    }
+
+    /// GetAll (`a{sv}` of every property whose getter succeeds, sorted by name), each value written into the
+    /// reply as its getter gives it, checked as it is written (`ValueWriter`): the call every shell makes on
+    /// every change. The values themselves are answered instead when one fails its check while written (the
+    /// message is spoilt; the answer is then an `InvalidArgs` error, as before) or is large (thousands of track
+    /// ids: marshalled off the loop, `Connection.reply(to:with:)`).
+    func getAll(_ message: Message) throws -> GetAllAnswer {
+        try expect(message, "s", for: "GetAll")
+        let interface = try message.arguments()[0].stringValue ?? ""
+        let properties = interface.isEmpty ? object.readablePropertiesOfAllInterfaces : try readableProperties(of: interface)
+        let reply = Message(owning: dbus_message_new_method_return(message.raw))
+        do {
+            try ValueWriter.appendVariantDictionary(to: reply.raw) { dictionary in
+                for property in properties {
+                    guard let value = try? value(of: property) else { continue }
+                    guard ![value].areLarge else { throw LargeValue() }
+                    try ValueWriter.appendEntry(property.name, property.type, value, to: &dictionary)
+                }
+            }
+            return .written(reply)
+        } catch {
+            return .values([allValues(properties)])
         }
     }
 

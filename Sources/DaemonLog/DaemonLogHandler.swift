@@ -1,5 +1,5 @@
-// DaemonLog: quaverd's swift-log handler. Pure Swift: may import TerminalText, PublicText, Foundation and
-// swift-log.
+// DaemonLog: quaverd's swift-log handler, and the libraries' own messages routed into it (LibraryMessages).
+// May import TerminalText, PublicText, EventLoop, Foundation and swift-log.
 import FoundationEssentials
 import Glibc
 import Logging

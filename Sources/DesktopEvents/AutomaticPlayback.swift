@@ -15,7 +15,7 @@ public final class AutomaticPlayback {
     /// A pause whose end may resume (a cork, sleep): the Player remembers it until the user acts.
     @discardableResult
     func interrupt(_ reason: AutomaticReason) -> Bool {
-        guard player.beginInterruption() else { return false }
+        guard player.beginInterruption(outputGone: reason.isOutputRemoval) else { return false }
         log.notice("paused: \(reason)")
         return true
     }
@@ -23,9 +23,19 @@ public final class AutomaticPlayback {
     /// Resumes only what an interruption paused, if the user did nothing since.
     @discardableResult
     func resume(_ reason: AutomaticReason) -> Bool {
-        guard player.endInterruption() else { return false }
-        log.notice("resumed: \(reason)")
-        return true
+        resumed(player.endInterruption(), reason)
+    }
+
+    /// Resumes as `resume` does, on a new output stream connected to the sound server's sink `sink`
+    /// (`Player.endInterruption(onNewOutput:)`): for the output whose removal paused us, back again.
+    @discardableResult
+    func resume(_ reason: AutomaticReason, onNewOutput sink: String) -> Bool {
+        resumed(player.endInterruption(onNewOutput: sink), reason)
+    }
+
+    private func resumed(_ done: Bool, _ reason: AutomaticReason) -> Bool {
+        if done { log.notice("resumed: \(reason)") }
+        return done
     }
 
     /// Forgets a pending interruption without resuming (its end must not play).

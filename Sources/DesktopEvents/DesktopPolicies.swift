@@ -29,6 +29,12 @@ public enum AutomaticReason: Equatable, Sendable, CustomStringConvertible {
     case sessionInactive
     case otherPlayerStarted(busName: String)
 
+    /// The output device we played on went away (WaitingReason `output-gone` while it is awaited).
+    var isOutputRemoval: Bool {
+        if case .outputRemoved = self { return true }
+        return false
+    }
+
     public var description: String {
         switch self {
         case .corked: return "the sound server asked us to pause (another stream, e.g. a call)"

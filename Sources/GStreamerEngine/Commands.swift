@@ -25,6 +25,7 @@ extension GStreamerEngine {
     public func update(_ item: EngineItem) { apply(.update(item)) }
 
     public func play() { apply(.play) }
+    public func playOnNewOutput(device: String?) { apply(.playOnNewOutput(device: device)) }
     public func pause() { apply(.pause) }
     public func stop() { apply(.stop) }
     public func seek(to position: Duration, exact: Bool) { apply(.seek(position, exact: exact)) }
@@ -37,6 +38,14 @@ extension GStreamerEngine {
     var rate: Double { streaming.rate }
     /// The item whose stream has started, until stop/load/failure.
     var current: EngineItem? { state.loaded.current }
+
+    /// What the next file's check read of `item` (tags, cover, length), when `item` is the one loaded or prepared
+    /// and its file has not changed since: the prompt tag read of a track becoming current (TagScanner) need
+    /// not preroll the file a second time.
+    public func checkedRead(of item: EngineItem) -> (tags: TrackTags, duration: Duration?)? {
+        if let (checked, read) = state.loaded.checkedRead, checked.id == item.id, checked.uri == item.uri { return read }
+        return streaming.preparedRead(of: item)
+    }
 
     /// The prepared item goes to the handover; a local file is checked first (NextItemCheck).
     func prepareHandover(_ item: EngineItem?) {

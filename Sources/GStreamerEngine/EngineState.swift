@@ -67,6 +67,8 @@ struct Loaded {
     /// sound server (recovered), an earlier one means there is none (reported as a failure).
     var outputWorked = false
     var pluginMissing: String?
+    /// What the next file's check read of the loaded item (`NextItemCheck`), for its prompt tag read.
+    var checkedRead: (item: EngineItem, read: PromptReader.Result)?
 }
 
 /// Every input the engine's loop side takes, through `GStreamerEngine.apply`.
@@ -75,6 +77,8 @@ enum EngineInput {
     case prepareNext(EngineItem?)
     case update(EngineItem)
     case play
+    /// Play on a new output stream connected to this sink of the sound server (nil: the server's choice).
+    case playOnNewOutput(device: String?)
     case pause
     case stop
     case seek(Duration, exact: Bool)

@@ -22,6 +22,9 @@ struct HandoverQueue {
         /// A local file: the identity of the file that prerolled once (`NextItemCheck`). It may be handed over
         /// while the file still has it.
         var checkedFile: FileIdentity?
+        /// What that preroll read of it (tags, cover, length): its prompt tag read, when it becomes current,
+        /// need not read the file again (`GStreamerEngine.checkedRead`).
+        var checkedRead: PromptReader.Result?
 
         func isEntry(of other: EngineItem) -> Bool { item.id == other.id && item.uri == other.uri }
     }
@@ -84,12 +87,22 @@ extension StreamingSide {
         }
     }
 
-    /// The prepared item's file prerolled (`NextItemCheck`, on its thread) as `file`: it may be handed over.
-    func checked(_ item: EngineItem, file: FileIdentity) {
+    /// The prepared item's file prerolled (`NextItemCheck`, on its thread) as `file`, and `read` is what the
+    /// preroll found in it: it may be handed over.
+    func checked(_ item: EngineItem, file: FileIdentity, read: PromptReader.Result? = nil) {
         locked { shared in
             guard let next = shared.handover.next, next.isEntry(of: item) else { return }
             shared.handover.next?.checkedFile = file
+            shared.handover.next?.checkedRead = read
         }
+    }
+
+    /// What the check read of the prepared item, if that is `item` and its file has not changed since.
+    func preparedRead(of item: EngineItem) -> PromptReader.Result? {
+        // The file is looked at outside the lock, as in `takeNext`.
+        guard let prepared = locked({ $0.handover.next }), prepared.isEntry(of: item), let read = prepared.checkedRead,
+              let file = prepared.checkedFile, FileIdentity(fileURI: item.uri) == file else { return nil }
+        return read
     }
 
     /// The prepared item is a local file whose check has not passed (yet).

@@ -31,7 +31,8 @@ final class NextItemCheck {
     }
 
     /// Prerolls `item`'s file; if it prerolled, did not change meanwhile and is still the newest, the prepared
-    /// item is marked checked with the identity of the file that prerolled. A switch waiting is woken at the end.
+    /// item is marked checked with the identity of the file that prerolled and what the preroll read (tags,
+    /// cover, length: the prompt tag read's, so the file is prerolled once). A switch waiting is woken at the end.
     func check(_ item: EngineItem) {
         let streaming = streaming, timeout = timeout
         streaming.locked { shared in
@@ -42,9 +43,9 @@ final class NextItemCheck {
             defer { streaming.changing { $0.checks.underWay -= 1 } }
             guard streaming.isNewestCheck(item), let before = FileIdentity(fileURI: item.uri),
                   WAVGuard.refusal(fileURI: item.uri) == nil else { return }
-            guard PrerollProbe.read(item.uri, timeout: timeout) != nil, FileIdentity(fileURI: item.uri) == before,
+            guard let media = PrerollProbe.read(item.uri, timeout: timeout), FileIdentity(fileURI: item.uri) == before,
                   streaming.isNewestCheck(item) else { return }
-            streaming.checked(item, file: before)
+            streaming.checked(item, file: before, read: TagReader.tags(media, includingImage: true))
         }
     }
 }

@@ -145,7 +145,7 @@ public final class TagReader {
 
     /// The container's tags, then the first audio stream's. Files read in the background leave the cover
     /// out, not even copied: it would be kept for every queued track (the engine reads it when one plays).
-    private static func tags(_ media: DiscoveredMedia, includingImage: Bool) -> (TrackTags, Duration?) {
+    static func tags(_ media: DiscoveredMedia, includingImage: Bool) -> (TrackTags, Duration?) {
         var tags = TrackTags()
         for list in [media.containerTags, media.audioTags].compactMap({ $0 }) {
             tags.merge(list, includingImage: includingImage)

@@ -4,7 +4,8 @@ import PlayerCore
 /// Reads the tags of newly queued local files in the background (TagReader) and hands them to the
 /// player, so clients see titles and lengths for the whole queue, not only for tracks already played;
 /// and reads a local file at once, cover included, when its track becomes current
-/// (`Player.readTagsAtOnce`), so the signal announcing it is complete.
+/// (`Player.readTagsAtOnce`), so the signal announcing it is complete. A file the engine prerolled already,
+/// as the next file's check (`checkedRead`), is not read again.
 ///
 /// A queue of 100 000 tracks is not handed to the reader at once: this keeps only the ids still to look
 /// at, and gives the reader `batchSize` files whenever it runs dry. Looking for them stops after
@@ -20,12 +21,18 @@ public final class TagScanner: PlayerObserver {
     private var unseen = TrackIDRuns()
     private var refillPosted = false
 
-    public init(player: Player, reader: TagReader) {
+    public typealias Read = (tags: TrackTags, duration: Duration?)
+
+    /// - Parameter checkedRead: what the engine read of a file already (`GStreamerEngine.checkedRead`).
+    public init(player: Player, reader: TagReader, checkedRead: ((EngineItem) -> Read?)? = nil) {
         self.player = player
         self.reader = reader
         reader.onRead = { [weak player] id, tags, length in player?.updateTags(id, tags, duration: length) }
         reader.onIdle = { [weak self] in self?.refill() }
-        player.readTagsAtOnce = { [weak reader] item in Self.isLocal(item.uri) ? reader?.readNow(item) : nil }
+        player.readTagsAtOnce = { [weak reader] item in
+            guard Self.isLocal(item.uri) else { return nil }
+            return checkedRead?(item) ?? reader?.readNow(item)
+        }
         player.addObserver(self)
     }
 

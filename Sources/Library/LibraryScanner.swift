@@ -1,5 +1,6 @@
 import ControlAPI
 import Dispatch
+import EventLoop
 import FoundationEssentials
 import Glibc
 import SQLite
@@ -41,6 +42,8 @@ public final class LibraryScanner {
     private var lastProgressReport = Date.distantPast
     /// A live update failed and said so; the next failure is not logged until one succeeds.
     private var liveUpdateFailed = false
+    /// Files TagLib could not read in the scan or update under way: said in one line at its end.
+    private var unread: (count: Int, example: [UInt8]?) = (0, nil)
 
     /// `folders` are absolute paths; nothing runs until `scanAll` or `update`.
     public init(index: LibraryIndex, folders: [[UInt8]], note: @escaping (String) -> Void,
@@ -64,24 +67,33 @@ public final class LibraryScanner {
     public func update(_ paths: [[UInt8]]) {
         queue.async { [self] in
             guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
-            var changed = false
+            var changed = true  // after a failure, what was committed before it is reported
             do {
-                for (folder, inside) in Self.grouped(Set(paths), by: folders) {
-                    if Self.isAway(folder) {
-                        changed = try keepMissing(folder, in: connection) || changed
-                    } else {
-                        for path in inside { changed = try scan(path, in: connection) || changed }
-                    }
-                }
+                changed = try bringUpToDate(Set(paths), in: connection)
                 liveUpdateFailed = false
             } catch {
                 if !liveUpdateFailed { note("the library index was not updated: \(Self.explain(error))") }
                 liveUpdateFailed = true
             }
+            noteUnread()
             guard changed else { return }
             report(counting: connection)
             reportChange()
         }
+    }
+
+    /// Reads what changed at `paths` and removes what is gone there; in a music folder that is away, its tracks
+    /// are kept as missing instead. True when the index changed.
+    private func bringUpToDate(_ paths: Set<[UInt8]>, in connection: IndexConnection) throws -> Bool {
+        var changed = false
+        for (folder, inside) in Self.grouped(paths, by: folders) {
+            if Self.isAway(folder) {
+                changed = try keepMissing(folder, in: connection) || changed
+            } else {
+                for path in inside { changed = try scan(path, in: connection) || changed }
+            }
+        }
+        return changed
     }
 
     /// Waits until everything asked of the scanner so far is done (for tests and shutdown).
@@ -137,6 +149,7 @@ public final class LibraryScanner {
         } catch {
             note("the library scan stopped: \(Self.explain(error))")
         }
+        noteUnread()
         progress.scanning = false
         report(counting: connection)
         reportChange()
@@ -209,16 +222,26 @@ public final class LibraryScanner {
         progress.filesToRead += files.count
         for batch in stride(from: 0, to: files.count, by: Self.batchSize) {
             guard !cancelled.withLock({ $0 }) else { throw Cancelled() }
-            let tracks = files[batch..<min(files.count, batch + Self.batchSize)].compactMap { path, uri, state in
-                FileTags.read(pathBytes: path).map { tags in
-                    LibraryTrack(uri: uri, path: String(decoding: path, as: UTF8.self), size: state.size,
-                                 modified: state.modified, tags: tags)
+            let tracks = files[batch..<min(files.count, batch + Self.batchSize)].compactMap { path, uri, state -> LibraryTrack? in
+                guard let tags = FileTags.read(pathBytes: path) else {
+                    unread = (unread.count + 1, unread.example ?? path)
+                    return nil
                 }
+                return LibraryTrack(uri: uri, path: String(decoding: path, as: UTF8.self), size: state.size,
+                                    modified: state.modified, tags: tags)
             }
             try connection.save(tracks)
             progress.filesRead += min(Self.batchSize, files.count - batch)
             reportProgressNow(connection)
         }
+    }
+
+    /// Says in one line how many files TagLib could not read since the last time, with one of them.
+    private func noteUnread() {
+        guard let example = unread.example else { return }
+        note("\(unread.count) file(s) cannot be read (not readable by quaverd, damaged, or not what their names say) "
+             + "and are not indexed, such as \(String(decoding: example, as: UTF8.self))")
+        unread = (0, nil)
     }
 
     /// Reports a full scan's progress at most every `progressInterval` seconds: each report is a signal, and

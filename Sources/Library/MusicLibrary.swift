@@ -77,6 +77,11 @@ public final class MusicLibrary {
         reader.read(query, done: done)
     }
 
+    /// The MusicBrainz ids the index read from the file at `uri`, for its listens; nil when it is not indexed.
+    public func musicBrainzIDs(of uri: String) -> MusicBrainzIDs? {
+        (try? catalog().track(uri: uri))?.musicBrainz
+    }
+
     /// The catalog on the loop, opened on first use (the first scan makes the file): for one track's row by its
     /// URI (a listen's MusicBrainz ids), which the unique index answers at once. Everything else goes to `read`.
     public func catalog() throws -> LibraryCatalog {

@@ -55,3 +55,22 @@ extension QueueEntry {
                   duration: track.lengthMilliseconds > 0 ? .milliseconds(track.lengthMilliseconds) : nil)
     }
 }
+
+extension MusicLibrary {
+    /// What `Player.readTagsAtOnce` reads of a track becoming current, so the card shows it complete: for a file the
+    /// library indexed, its tags and length from the index and only its embedded cover from the file (TagLib reads
+    /// the picture, nothing is decoded; no read at all without one), where `otherwise` (the engine's prompt reader)
+    /// prerolls the file in a pipeline for all of it. Files the library does not know are read by `otherwise`.
+    public func tagsAtOnce(otherwise read: ((EngineItem) -> (tags: TrackTags, duration: Duration?)?)?)
+        -> (EngineItem) -> (tags: TrackTags, duration: Duration?)? {
+        { [weak self] item in
+            guard let self, let track = try? catalog().track(uri: item.uri) else { return read?(item) }
+            let entry = QueueEntry(track)
+            var tags = entry.tags
+            if track.hasCover, let picture = Self.embeddedCover(of: item.uri, maximumByteCount: CoverImage.maximumByteCount) {
+                tags.coverImage = CoverImage(data: picture.data, mimeType: picture.mimeType)
+            }
+            return (tags, entry.duration)
+        }
+    }
+}

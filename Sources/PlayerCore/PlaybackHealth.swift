@@ -21,9 +21,10 @@ public enum WaitingReason: Equatable, Sendable, CaseIterable {
     case loading
     /// The network buffer is refilling: playing goes on at 100 %.
     case network
-    /// The sound output went away (a sound server or snapserver stopped); playing resumes when it is back.
+    /// The sound output went away (a sound server or snapserver stopped, a device unplugged); playing resumes
+    /// when it is back.
     case outputGone
-    /// The sound server asked us to pause (a phone call); playing resumes when it asks to play again.
+    /// The desktop paused us for a while (a phone call, sleep); playing resumes when that ends.
     case interruption
 }
 

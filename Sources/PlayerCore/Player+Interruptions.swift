@@ -14,19 +14,20 @@ extension Player {
     /// The output is gone until the engine gets it back: paused meanwhile, whatever the cork policy says
     /// (this is no request of the sound server), and playing again after it if the user did nothing since.
     func outputLost(_ began: Bool) {
-        outputGone = began
-        if began { beginInterruption() } else { endInterruption() }
+        if began { beginInterruption(outputGone: true) } else { endInterruption() }
     }
 
     /// Pauses because the desktop needs it. Returns whether it paused (false when not playing).
     /// The pause can be undone by `endInterruption()` until the user acts (any command, a seek).
+    /// `outputGone`: the output it played on went away (WaitingReason says so), not a request to pause.
     @discardableResult
-    public func beginInterruption() -> Bool {
+    public func beginInterruption(outputGone: Bool = false) -> Bool {
         var paused = false
         changing {
             guard status == .playing else { return }
             status = .paused
             pausedByInterruption = true
+            self.outputGone = outputGone
             engine.pause()
             paused = true
         }
@@ -36,13 +37,24 @@ extension Player {
     /// Plays again if an interruption paused us and the user did nothing since. Returns whether it resumed.
     @discardableResult
     public func endInterruption() -> Bool {
+        endInterruption(resumingWith: resumeEngine)
+    }
+
+    /// Plays again as `endInterruption()` does, on a new output stream connected to the sound server's sink
+    /// `sink`: for an output whose removal paused us and that came back (`AudioEngine.playOnNewOutput`).
+    @discardableResult
+    public func endInterruption(onNewOutput sink: String) -> Bool {
+        endInterruption(resumingWith: { if bufferingPercent >= 100 { engine.playOnNewOutput(device: sink) } })
+    }
+
+    private func endInterruption(resumingWith resume: () -> Void) -> Bool {
         var resumed = false
         changing {
             guard pausedByInterruption else { return }
             pausedByInterruption = false
             guard status == .paused, let current = currentTrackID, loaded == current else { return }
             status = .playing
-            resumeEngine()
+            resume()
             resumed = true
         }
         return resumed

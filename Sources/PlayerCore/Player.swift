@@ -56,7 +56,7 @@ public final class Player {
     var buffered: (track: TrackID, spans: [TimeSpan])?
     /// Stalls of a loaded track after it started (`countStall`).
     var stalls: (track: TrackID?, count: Int) = (nil, 0)
-    /// The engine reported its output gone and not back yet.
+    /// The interruption that paused us is the output going away (`beginInterruption(outputGone:)`).
     var outputGone = false
 
     var progress = Progress.idle

@@ -19,11 +19,8 @@ import Scrobbling
 import Logging
 import MPRIS
 import PlayerCore
-import PlaylistStore
-import PublicText
 import Session
 import QuaverVersion
-import StateStore
 
 final class Daemon {
     private let options: Quaverd
@@ -36,12 +33,6 @@ final class Daemon {
     init(options: Quaverd, settings: Configuration) {
         self.options = options
         self.settings = settings
-    }
-
-    /// Writes the queue, track, position and settings to the state file now and waits until they are on
-    /// disk: for moments the daemon may not survive, such as the system going to sleep.
-    func saveNow() {
-        recorder?.saveNow()
     }
 
     /// Runs until Quit, SIGTERM/SIGINT or the loss of the bus; returns the exit status.
@@ -58,11 +49,12 @@ final class Daemon {
             log.info("sound output: \(sink)")
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
                                                                  replayGain: replayGain()))
-            let player = Player(engine: fading(engine))
+            let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
+            let player = Player(engine: FadingEngine.around(engine, fades: fades, clock: WallClock()))
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
-            let scanner = TagScanner.logging(player: player, log: log)
+            let scanner = TagScanner.logging(player: player, engine: engine, log: log)
             let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = TrackNotifier.ifEnabled(settings.notifications.enabled,
@@ -82,22 +74,20 @@ final class Daemon {
                 artwork: artwork,
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
-            // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let history = makeHistory(player, service)
             let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
             let equalizer = makeEqualizer(engine)
-            let quaver = QuaverInterface(mpris: service, version: quaverVersion, playlists: playlists,
-                                         parts: [SleepTimerControl(timer: sleepTimer, player: player),
-                                                 OutputsControl(selector: outputs),
-                                                 PlaybackHealthMembers(player: player)] + (equalizer.map { [$0] } ?? []))
-            let library = makeLibrary()
-            let libraryInterface = LibraryInterface(mpris: service, library: library)
+            let library = MusicLibrary.standard(folders: musicFolders, log: log)  // scanned once the object is exported
             playlists?.library = library
-            history?.musicBrainzTags = library.map(Self.musicBrainzTags)
-            connection.export(service.exportedObject(adding: [quaver.description, libraryInterface.description]
-                                                         + (playlists.map { [$0.interface] } ?? [])))
-            let searchProvider = library.map { ShellSearchProvider(mpris: service, library: $0) }
-            searchProvider.map { connection.export($0.exportedObject) }
+            history?.musicBrainzTags = library.map { library in
+                { library.musicBrainzIDs(of: $0).map { MusicBrainzTags(recording: $0.recording, release: $0.album, artist: $0.artist) } }
+            }
+            if let library { player.readTagsAtOnce = library.tagsAtOnce(otherwise: player.readTagsAtOnce) }
+            // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
+            let served = ServedObjects(service: service, on: connection, version: quaverVersion, playlists: playlists,
+                                       library: library, parts: [SleepTimerControl(timer: sleepTimer, player: player),
+                                                                 OutputsControl(selector: outputs), PlaybackHealthMembers(player: player)]
+                                                                 + (equalizer.map { [$0] } ?? []))
             restoreThenEnqueue(into: player)
             library?.start()
             let signals = [SIGTERM, SIGINT].map { signal in
@@ -106,7 +96,8 @@ final class Daemon {
             connection.onDisconnect = { [weak self] in self?.stop("lost the D-Bus connection", status: 1) }
             // libdbus reads DBUS_SYSTEM_BUS_ADDRESS, which is how tests hand us a fake logind.
             try desktop.start(systemBus: try? Connection.system(), sessionBus: connection,
-                              keepAwakeWhilePlaying: settings.power.keepAwakeWhilePlaying, saveState: { [weak self] in self?.saveNow() })
+                              keepAwakeWhilePlaying: settings.power.keepAwakeWhilePlaying,
+                              saveState: { [weak self] in self?.recorder?.saveNow() })
             log.info("serving \(ControlAPI.busName) on \(options.busAddress ?? "the session bus")")
             let watchdog = ServiceWatchdog(environment: ProcessInfo.processInfo.environment)
             EventLoop.main.run()
@@ -114,10 +105,11 @@ final class Daemon {
             signals.forEach { $0.cancel() }
             desktop.stop()
             // The player holds its observers weakly, and exported methods hold their objects weakly.
-            withExtendedLifetime((quaver, notifier, libraryInterface, searchProvider, playlists, history, sleepTimer)) {}
+            withExtendedLifetime((served, notifier, playlists, history, sleepTimer)) {}
             library?.stop()
             recorder?.finish()
-            shutDown(player, connection)
+            player.stop()
+            connection.close(releasing: ControlAPI.busName)  // clients see the name go first
             withExtendedLifetime(scanner) {}
             return exitStatus
         } catch let error as ConnectionError {
@@ -138,32 +130,19 @@ final class Daemon {
                                                  bits: format.bits, channels: format.channels), log: log)
     }
 
-    /// The engine behind `[playback] fade-on-pause-ms` and `fade-on-skip-ms`: as it is when both are 0.
-    private func fading(_ engine: GStreamerEngine) -> AudioEngine {
-        let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
-        return fades == Fades() ? engine : FadingEngine(engine, fades: fades, clock: WallClock())
-    }
-
     /// `[playback] replaygain` and `replaygain-preamp-db`.
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
     }
 
-    /// The equaliser on org.quaver.Quaver1, its gains given to the engine and its state kept in the state file;
-    /// the user's presets are read from `$XDG_CONFIG_HOME/quaver/eq` when they are listed or chosen and the folder
-    /// changed since, and a file that cannot be used is logged once. `nil` (and a line saying why) without GStreamer's equalizer plugin.
+    /// The equaliser (`EqualizerControl.standard`), its state kept in the state file.
     private func makeEqualizer(_ engine: GStreamerEngine) -> EqualizerControl? {
-        guard GStreamerEngine.hasEqualizer else {
-            log.warning("no equaliser: GStreamer's equalizer plugin (gst-plugins-good) is not installed")
-            return nil
-        }
-        let folder = (try? EqualizerPresetFiles.standardFolder()).map(EqualizerPresetFolder.init)
-        let control = EqualizerControl(apply: { engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains) }) { [log] in
-            folder?.presets { log.warning("equaliser preset left out: \($0)") } ?? []
+        let control = EqualizerControl.standard(available: GStreamerEngine.hasEqualizer, log: log) {
+            engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains)
         }
         recorder?.equalizerRestored = { [weak control] in control?.restore($0) }
-        control.changed = { [weak recorder] in recorder?.equalizer = $0 }
+        control?.changed = { [weak recorder] in recorder?.equalizer = $0 }
         return control
     }
 
@@ -180,51 +159,13 @@ final class Daemon {
         MusicFolders.resolve(settings.library.folders, environment: ProcessInfo.processInfo.environment)
     }
 
-    /// `[library] folders` (none: no library); the index is scanned and watched once the object is exported.
-    /// Lines from the scanner's threads are logged on the loop.
-    private func makeLibrary() -> MusicLibrary? {
-        let folders = musicFolders
-        guard !folders.isEmpty else {
-            log.info("the music library is off: [library] folders names no folder")
-            return nil
-        }
-        do {
-            let library = MusicLibrary(folders: folders, index: try MusicLibrary.standardIndex()) { [log] line in
-                EventLoop.main.post { log.warning("\(line)") }
-            }
-            log.info("music library: \(folders.joined(separator: ", "))")
-            return library
-        } catch {
-            log.error("the music library is off: \(error)")
-            return nil
-        }
-    }
-
     /// The listening history, published in MPRIS Metadata, and its listens sent as `[scrobble]` asks.
     private func makeHistory(_ player: Player, _ service: MPRISService) -> HistoryRecorder? {
         guard let (history, path) = HistoryRecorder.standard(player: player, log: log) else { return nil }
-        history.onTrackChanged = { [weak service] uri in service?.listeningStatisticsChanged(uri: uri) }
-        service.listeningHistory = history
+        service.publish(history)
         history.load()
-        let scrobble = settings.scrobble, network = settings.network
-        if let sender = ListenBrainzSender.configured(url: scrobble.listenBrainzURL, tokenFile: scrobble.tokenFile,
-                                                      tokenCommand: scrobble.tokenCommand,
-                                                      timeoutSeconds: network.connectTimeoutSeconds,
-                                                      proxy: network.proxy, historyPath: path, log: log) {
-            log.info("listens go to \(PublicText.from(scrobble.listenBrainzURL))")
-            history.onStarted = { sender.playingNow(Listen($0)) }
-            history.onListen = { _, _ in sender.listenRecorded() }
-            sender.start()
-        }
+        ListenBrainzSender.follow(history, storedAt: path, scrobble: settings.scrobble, network: settings.network, log: log)
         return history
-    }
-
-    /// What the library read of a track's MusicBrainz ids, for its listens.
-    private static func musicBrainzTags(_ library: MusicLibrary) -> (String) -> MusicBrainzTags? {
-        { uri in
-            guard let ids = (try? library.catalog().track(uri: uri))?.musicBrainz else { return nil }
-            return MusicBrainzTags(recording: ids.recording, release: ids.album, artist: ids.artist)
-        }
     }
 
     /// The saved session first (a long one arrives after the first answers: SessionRecorder), then the
@@ -246,14 +187,5 @@ final class Daemon {
         log.info("stopping: \(reason)")
         exitStatus = max(exitStatus, status)
         EventLoop.main.quit()
-    }
-
-    private func shutDown(_ player: Player, _ connection: Connection) {
-        player.stop()
-        if connection.isConnected {
-            try? connection.releaseName(ControlAPI.busName)
-            connection.flush()
-        }
-        connection.close()
     }
 }

@@ -8,7 +8,6 @@ import DaemonLog
 import EventLoop
 import FoundationEssentials
 import Glibc
-import Logging
 import QuaverVersion
 
 /// The Quaver daemon: plays the queue and serves it over MPRIS on the session bus.
@@ -44,28 +43,9 @@ struct Quaverd: ParsableCommand {
             fputs("quaverd: \(error)\n", stderr)
             throw ExitCode(2)
         }
-        let level = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
-        let style = DaemonLogHandler.Style.detect()
-        LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level, style: style) }
-        routeLibraryMessages()
+        DaemonLogHandler.bootstrap(level: settings.log.level.rawValue, label: "quaverd")
         let status = Daemon(options: self, settings: settings).run()
         if status != 0 { throw ExitCode(status) }
-    }
-
-    /// GLib's, GStreamer's and the plugins' own warnings go into our log: one format, journald priorities,
-    /// credentials masked.
-    private func routeLibraryMessages() {
-        let logger = Logger(label: "quaverd")
-        GLibMessages.route { severity, domain, message in
-            let level: Logger.Level = switch severity {
-            case .error: .critical
-            case .critical: .error
-            case .warning: .warning
-            case .message: .notice
-            case .info, .debug: .debug
-            }
-            logger.log(level: level, "\(domain.isEmpty ? "GLib" : domain): \(message)")
-        }
     }
 }
 

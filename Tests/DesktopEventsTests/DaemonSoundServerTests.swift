@@ -55,6 +55,12 @@ class DaemonSoundServerChecks: XCTestCase {
     }
 
     var status: String? { property("PlaybackStatus")?.stringValue }
+    /// org.quaver.Quaver1 WaitingReason (docs/dbus-api.md, "Playback health").
+    var waitingReason: String? {
+        try? client.call(destination: "org.mpris.MediaPlayer2.quaver", path: "/org/mpris/MediaPlayer2",
+                         interface: "org.freedesktop.DBus.Properties", method: "Get",
+                         arguments: [.string("org.quaver.Quaver1"), .string("WaitingReason")], timeout: 5).first?.unwrapped.stringValue
+    }
     var position: Int64 { property("Position")?.int64Value ?? -1 }
 
 
@@ -72,6 +78,9 @@ class DaemonSoundServerChecks: XCTestCase {
         for round in 1...10 {
             sound.kill()
             usleep(300_000)  // the daemon has seen its connections drop
+            if round == 1 {
+                XCTAssertTrue(eventually(timeout: 10) { self.waitingReason == "output-gone" }, "\(String(describing: waitingReason))")
+            }
             try sound.startAgain()
             // Still the child we started (waitpid has not reaped it), so the same process.
             guard daemon.isRunning else { return XCTFail("round \(round): quaverd died: \(daemonLog.suffix(2000))") }
@@ -87,9 +96,11 @@ class DaemonSoundServerChecks: XCTestCase {
         let started = Date()
         let phone = try sound.paplay(["--property=media.role=phone", call.path])
         XCTAssertTrue(eventually(timeout: 10) { self.status == "Paused" })
+        XCTAssertEqual(waitingReason, "interruption")
         print("\(sound.name): phone stream → PlaybackStatus Paused in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         XCTAssertTrue(eventually(timeout: 20) { !phone.isRunning })
         assertPlaysOn("after the call")
+        XCTAssertEqual(waitingReason, "none")
     }
 
     func checkNotificationStreamDoesNothing() throws {

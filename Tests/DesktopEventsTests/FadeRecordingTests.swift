@@ -12,8 +12,6 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
     /// config.toml's text, written before quaverd starts; nil: no settings file.
     var settings: String? { nil }
 
-    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
-
     override func startDaemon() throws {
         if let settings {
             let folder = home.url.appendingPathComponent("config/quaver")
@@ -64,10 +62,11 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
     }
 }
 
-final class FadesOnPulseAudioTests: FadeRecordingChecks {
+/// The same checks on PulseAudio and on PipeWire (through pipewire-pulse): 1000 ms for a pause, 500 ms for a skip.
+class FadeChecks: FadeRecordingChecks {
     override var settings: String? { "[playback]\nfade-on-pause-ms = 1000\nfade-on-skip-ms = 500\n" }
 
-    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws {
+    func checkPauseFadesOutOverTheSetTimeThenTheSoundStops() throws {
         assertPlaysOn("before")
         var statusAtTheCall: String?
         let samples = try record(around: {
@@ -76,42 +75,62 @@ final class FadesOnPulseAudioTests: FadeRecordingChecks {
         }, after: 2)
         XCTAssertEqual(statusAtTheCall, "Paused", "PlaybackStatus changes at the call")
         guard let fade = Self.measureFade(samples) else { return }
-        print("fade-on-pause-ms = 1000: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        print("\(sound.name): fade-on-pause-ms = 1000: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
         XCTAssertEqual(fade.length, 1000, accuracy: 50)
         let levels = Self.envelope(samples)
         let endOfFade = fade.below10 + 20 + 10  // the last 10 % of the ramp (100 ms), and 50 ms more
         XCTAssertLessThan(levels[endOfFade...].max() ?? 0, 330, "silent after the fade: the pause took effect")
     }
 
-    func testPlayFadesIn() throws {
+    func checkPlayFadesIn() throws {
         assertPlaysOn("before")
         try call("Pause")
         XCTAssertTrue(eventually(timeout: 5) { (try? self.sound.pactl(["-f", "json", "list", "sink-inputs"]))?.stdout.contains("\"corked\":true") == true },
                       "the stream is corked at the end of the fade")
         let samples = try record(around: { try call("Play") }, after: 2)
         let levels = Self.envelope(samples)
-        guard let start = levels.firstIndex(where: { $0 > 300 }), let full = levels.max(),
-              let at90 = levels.indices.dropFirst(start).first(where: { levels[$0] > 0.9 * full }) else {
+        // From 20 % to 90 % of the full level, over 0.7: under a heavy load the loop's first step may come late
+        // (the level is read from the clock, so a late step starts higher), which the first 20 % absorbs.
+        guard let full = levels.max(), let at20 = levels.firstIndex(where: { $0 > 0.2 * full }),
+              let at90 = levels.indices.dropFirst(at20).first(where: { levels[$0] > 0.9 * full }) else {
             return XCTFail("no sound after Play")
         }
-        let rise = Double(at90 - start) * 5
-        print("fade-on-pause-ms = 1000: Play rose to 90 % in \(String(format: "%.0f", rise)) ms on the recording")
-        XCTAssertEqual(rise, 900, accuracy: 100, "a ramp of about a second, not a jump")
+        let rise = Double(at90 - at20) * 5 / 0.7
+        print("\(sound.name): fade-on-pause-ms = 1000: Play faded in over \(String(format: "%.0f", rise)) ms on the recording")
+        XCTAssertEqual(rise, 1000, accuracy: 50, "a ramp of a second, not a jump")
     }
 
-    func testASkipFadesTheOldTrackOutOverTheSetTime() throws {
+    func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {
         assertPlaysOn("before")
         let other = try sound.tone(seconds: 300, named: "other.flac")
         let samples = try record(around: { try call("OpenUri", [.string(other.absoluteString)]) }, after: 2)
         guard let fade = Self.measureFade(samples) else { return }
-        print("fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
         XCTAssertEqual(fade.length, 500, accuracy: 50)
         XCTAssertGreaterThan(Self.envelope(samples).suffix(100).min() ?? 0, 1000, "the opened track plays at full volume")
         XCTAssertEqual(status, "Playing")
     }
 }
 
+final class FadesOnPulseAudioTests: FadeChecks {
+    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
+
+    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
+    func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
+}
+
+final class FadesOnPipeWireTests: FadeChecks {
+    override func makeServer() throws -> SoundServerRig { try PipeWireServer() }
+
+    func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
+    func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
+}
+
 final class NoFadeOnPulseAudioTests: FadeRecordingChecks {
+    override func makeServer() throws -> SoundServerRig { try PulseAudioServer() }
+
     func testWithoutFadesPauseCutsTheSoundAtOnce() throws {
         assertPlaysOn("before")
         let samples = try record(around: { try call("Pause") }, after: 1.5)

@@ -66,6 +66,22 @@ final class FadingEngineTests: PlayerTestCase {
         XCTAssertEqual(player.volume, 0.6, "Volume never moves")
     }
 
+    /// The sleep timer restores its level right after its pause; a user's pause during the sleep fade is the same.
+    func testARaiseDuringAFadeOutIsNotHeard() {
+        use()
+        playing()
+        player.fadeLevel = 0.5
+        player.pause()
+        player.fadeLevel = 1
+        XCTAssertEqual(engine.volume, 0.5, accuracy: 0.02, "no jump back to full volume")
+        clock.advance(by: .milliseconds(500))
+        XCTAssertEqual(engine.volume, 0.25, accuracy: 0.02)
+        clock.advance(by: .seconds(1))
+        player.play()
+        clock.advance(by: .seconds(1))
+        XCTAssertEqual(engine.volume, 1, "the raise applies from the next play")
+    }
+
     func testStopFadesOutThenStopsAndPlayStartsAgainFadingIn() {
         use()
         let ids = playing()
@@ -96,6 +112,9 @@ final class FadingEngineTests: PlayerTestCase {
         XCTAssertTrue(engine.isPlaying)
         settle()
         XCTAssertEqual(engine.prepared?.id, ids[2], "the next one prepared after the load")
+        let load = engine.commands.lastIndex { if case .load = $0 { return true } else { return false } } ?? 0
+        XCTAssertTrue(engine.commands[..<load].contains(.pause), "the old track is silent before its stream goes")
+        XCTAssertTrue(engine.commands[load...].contains(.setVolume(1)), "the volume is given again once the new track starts")
     }
 
     func testASecondSkipReplacesTheWaitingTrack() {
@@ -177,5 +196,33 @@ final class FadingEngineTests: PlayerTestCase {
         engine.timeScale = 0
         use(Fades())
         XCTAssertEqual(try script(), plain)
+    }
+}
+
+/// The engine's delivery figures reach the core through a FadingEngine (`quaver stats` with fades on).
+final class FadingEngineFiguresTests: XCTestCase {
+    /// An engine with figures, doing nothing else.
+    final class FiguresEngine: AudioEngine {
+        weak var delegate: AudioEngineDelegate?
+        func load(_ item: EngineItem, at position: Duration, playing: Bool) {}
+        func prepareNext(_ item: EngineItem?) {}
+        func update(_ item: EngineItem) {}
+        func play() {}
+        func pause() {}
+        func stop() {}
+        func seek(to position: Duration, exact: Bool) {}
+        func setRate(_ rate: Double) {}
+        func setVolume(_ volume: Double) {}
+        var position: Duration? { .zero }
+        func statistics() -> DeliveryStatistics? {
+            var figures = DeliveryStatistics()
+            figures.decoder = "flacdec"
+            return figures
+        }
+    }
+
+    func testTheEnginesFiguresPassThrough() {
+        let fading = FadingEngine(FiguresEngine(), fades: Fades(pause: .seconds(1)), clock: ManualClock())
+        XCTAssertEqual(fading.statistics()?.decoder, "flacdec")
     }
 }

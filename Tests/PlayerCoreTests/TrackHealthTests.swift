@@ -33,6 +33,11 @@ final class TrackHealthTests: PlayerTestCase {
         engine.emit(.outputLost(began: false))
         XCTAssertEqual(player.waitingReason, .none)
         XCTAssertEqual(player.status, .playing)
+        player.beginInterruption(outputGone: true)  // the desktop saw the device we played on removed
+        XCTAssertEqual(player.waitingReason, .outputGone)
+        player.endInterruption()
+        player.beginInterruption()
+        XCTAssertEqual(player.waitingReason, .interruption, "a new interruption says what it is")
     }
 
     /// The refill before a track's first samples is loading; a drop after it started is a stall, counted

@@ -120,6 +120,29 @@ final class EqualizerWiringTests: XCTestCase {
         XCTAssertEqual(daemon.status, "Playing")
     }
 
+    /// The restored setting reaches the sound: a 1 kHz tone played after a restart with −6 dB on the 1k band is
+    /// written 6 dB lower than the file holds.
+    func testTheRestoredSettingIsHeard() throws {
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let tone = home.url.appendingPathComponent("tone.wav"), written = home.url.appendingPathComponent("out.wav")
+        try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", tone.path, "synth", "2", "sine", "1000", "vol", "0.25"])
+        var daemon: RunningDaemon? = try RunningDaemon(home: home)
+        try daemon?.set(QuaverProperty.equalizer, .array(element: "d", [0, 0, 0, 0, 0, 0, -6, 0, 0, 0, 0].map(DBusValue.double)),
+                        ControlAPI.quaverInterface)
+        daemon?.process.stop()
+        daemon = try RunningDaemon([Media.uri(tone)], home: home, options: [
+            "--output", "audioconvert ! audio/x-raw,format=S16LE ! wavenc ! filesink location=\"\(written.path)\"", "--play"])
+        daemon?.waitUntil("the tone played to its end", timeout: 20, { daemon?.status == "Stopped" })
+        daemon?.process.stop()
+        func level(_ samples: [Int16]) -> Double {
+            let part = samples.dropFirst(8_820)  // past the filter's first 0.1 s
+            return 10 * log10(part.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, part.count)))
+        }
+        let change = level(try wavSamples(written)) - level(try wavSamples(tone))
+        print("equaliser restored after a restart: the 1 kHz tone came out \(String(format: "%.2f", change)) dB")
+        XCTAssertEqual(change, -6, accuracy: 0.5)
+    }
+
     func testTheSettingSurvivesARestart() throws {
         let home = try TemporaryDirectory(prefix: "quaverd-home")
         var daemon: RunningDaemon? = try start(home: home)

@@ -27,43 +27,63 @@ final class FirstAnnouncementTests: XCTestCase {
     }
 
     func testOpenedFileIsAnnouncedWithItsTags() throws {
-        let daemon = try RunningDaemon([try makeTrack(1).path])
+        let daemon = try startedDaemon([try makeTrack(1).path])
         let log = try PlayerSignalLog(daemon)
         let opened = try makeTrack(2)
-        try daemon.call("OpenUri", [.string(Media.uri(opened))])
-        try assertFirstAnnouncement(of: "Announced 2", seconds: 3, in: log, daemon)
+        try assertFirstAnnouncement(of: "Announced 2", seconds: 3, in: log, daemon) {
+            try daemon.call("OpenUri", [.string(Media.uri(opened))])
+        }
     }
 
+    /// With every track's tags known (the background scan read them): the announcement carries them at once.
+    /// A track not read yet is the prompt reader's case, which the opened file covers.
     func testNextPreviousAndGoToAnnounceTagsAndArt() throws {
-        let daemon = try RunningDaemon(try (1...3).map { try makeTrack($0).path })
+        let daemon = try startedDaemon(try (1...3).map { try makeTrack($0).path })
+        let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
+        daemon.waitUntil("every track's tags", timeout: 20) {
+            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
+            let titles = (reply?.first?.arrayValue ?? []).map { $0.dictionaryValue?["xesam:title"]?.unwrapped.stringValue }
+            return titles == ["Announced 1", "Announced 2", "Announced 3"]
+        }
         let log = try PlayerSignalLog(daemon)
-        try daemon.call("Next")
-        try assertFirstAnnouncement(of: "Announced 2", seconds: 3, in: log, daemon)
-        try daemon.call("Previous")
-        try assertFirstAnnouncement(of: "Announced 1", seconds: 3, in: log, daemon)
+        try assertFirstAnnouncement(of: "Announced 2", seconds: 3, in: log, daemon) { try daemon.call("Next") }
+        try assertFirstAnnouncement(of: "Announced 1", seconds: 3, in: log, daemon) { try daemon.call("Previous") }
         let last = try ObjectPath(try XCTUnwrap(daemon.tracks.last))
-        try daemon.call("GoTo", [.objectPath(last)], on: ControlAPI.trackListInterface)
-        try assertFirstAnnouncement(of: "Announced 3", seconds: 3, in: log, daemon)
+        try assertFirstAnnouncement(of: "Announced 3", seconds: 3, in: log, daemon) {
+            try daemon.call("GoTo", [.objectPath(last)], on: ControlAPI.trackListInterface)
+        }
     }
 
     /// The engine joins the second file without a gap (about-to-finish); the switch is announced complete.
     func testGaplessSwitchAnnouncesTagsAndArt() throws {
-        let daemon = try RunningDaemon([try makeTrack(1, seconds: 1).path, try makeTrack(2).path])
+        let daemon = try startedDaemon([try makeTrack(1, seconds: 1).path, try makeTrack(2).path])
         let log = try PlayerSignalLog(daemon)
-        try daemon.call("Play")
-        try assertFirstAnnouncement(of: "Announced 2", seconds: 3, in: log, daemon, timeout: 15)
+        try assertFirstAnnouncement(of: "Announced 2", seconds: 3, in: log, daemon, timeout: 15) { try daemon.call("Play") }
     }
 
-    /// Waits until the track titled `title` is current, then checks the first signal that named it.
+    /// quaverd on `files`, once the first one's tags are known. The prompt reader reads one file at a time: while
+    /// the first track's read still runs (a daemon just started, under load), the next track is not waited for,
+    /// and that is not the case these tests are about.
+    private func startedDaemon(_ files: [String]) throws -> RunningDaemon {
+        let daemon = try RunningDaemon(files)
+        daemon.waitUntil("the first track's tags") { daemon.metadata[MetadataKey.title] == .string("Announced 1") }
+        return daemon
+    }
+
+    /// Runs `command`, waits until the track titled `title` is current, then checks the first signal since the
+    /// command that named it (the same track may have been announced before, at the start).
     private func assertFirstAnnouncement(of title: String, seconds: Double, in log: PlayerSignalLog,
                                          _ daemon: RunningDaemon, timeout: Double = 10,
-                                         file: StaticString = #filePath, line: UInt = #line) throws {
+                                         file: StaticString = #filePath, line: UInt = #line,
+                                         after command: () throws -> Void) throws {
+        let earlier = log.announcements.count
+        try command()
         var current: String?
         XCTAssertTrue(pump(until: {
             current = log.announcements.last?["mpris:trackid"]?.stringValue
             return current != nil && log.announcements.last?["xesam:title"]?.stringValue == title
         }, timeout: timeout), "\(title) never became current: \(log.announcements)", file: file, line: line)
-        let first = try XCTUnwrap(log.announcements.first { $0["mpris:trackid"]?.stringValue == current },
+        let first = try XCTUnwrap(log.announcements.dropFirst(earlier).first { $0["mpris:trackid"]?.stringValue == current },
                                   file: file, line: line)
         XCTAssertEqual(first["xesam:title"]?.stringValue, title, "\(first)", file: file, line: line)
         XCTAssertEqual(first["xesam:artist"]?.stringArrayValue, [Self.artist], "\(first)", file: file, line: line)
@@ -92,6 +112,6 @@ private final class PlayerSignalLog {
                   let metadata = changed["Metadata"]?.dictionaryValue else { return }
             self?.announcements.append(metadata.mapValues(\.unwrapped))
         }
-        EventLoop.main.run(until: { false }, timeout: 0.2)  // AddMatch and the owner lookup settle
+        daemon.client.roundTrip(to: ControlAPI.busName)  // AddMatch and the owner lookup are done
     }
 }

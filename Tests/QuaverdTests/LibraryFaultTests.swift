@@ -50,10 +50,11 @@ final class LibraryFaultTests: XCTestCase {
         let secret = music.appendingPathComponent("secret.flac"), locked = music.appendingPathComponent("Locked")
         XCTAssertEqual(chmod(secret.path, 0), 0)
         XCTAssertEqual(chmod(locked.path, 0), 0)
-        let daemon = try RunningDaemon(home: home, launcher: RunningDaemon.withoutOverridingPermissions)
+        let daemon = try RunningDaemon(home: home, launcher: try RunningDaemon.withoutOverridingPermissions())
         waitForTheFirstScan(daemon)
         XCTAssertEqual(trackCount(daemon), 1, daemon.logTail)
-        XCTAssertEqual(lines(daemon, containing: "cannot be read and are not indexed").count, 1, daemon.logTail)
+        XCTAssertEqual(lines(daemon, containing: "folder(s) cannot be read and are not indexed").count, 1, daemon.logTail)
+        XCTAssertEqual(lines(daemon, containing: "1 file(s) cannot be read").count, 1, daemon.logTail)
 
         XCTAssertEqual(chmod(secret.path, 0o644), 0)
         XCTAssertEqual(chmod(locked.path, 0o755), 0)
@@ -91,7 +92,7 @@ final class LibraryFaultTests: XCTestCase {
         XCTAssertEqual(chmod(index.path, 0o444), 0)
         try TaggedTree.write([TaggedTree.File("3.flac", ["TITLE": "Song 3"])], under: music)
 
-        let again = try RunningDaemon([uri(try Media.longTone())], home: home, launcher: RunningDaemon.withoutOverridingPermissions)
+        let again = try RunningDaemon([uri(try Media.longTone())], home: home, launcher: try RunningDaemon.withoutOverridingPermissions())
         again.waitUntil("the read-only index said") { !self.lines(again, containing: "cannot be written").isEmpty }
         XCTAssertEqual(try again.quaver("search", ["song"]).stdout.split(separator: "\n").count, 2, again.logTail)
         XCTAssertEqual(trackCount(again), 2)

@@ -70,9 +70,12 @@ final class LongQueueTests: XCTestCase {
     }
 
     /// The signals that edit the track list and TrackList PropertiesChanged an in-process client receives
-    /// from now on, in order, as `(member, tracks)`: the TrackListReplaced track list, or the invalidated
-    /// properties. TrackMetadataChanged (tags read in the background) is left out.
-    private func recordTrackListSignals(_ daemon: RunningDaemon) throws -> ([SignalSubscription], () -> [(String, [String])]) {
+    /// after `first` is queued, in order, as `(member, tracks)`: the TrackListReplaced track list, or the
+    /// invalidated properties. TrackMetadataChanged (tags read in the background) is left out.
+    /// `daemon` starts with an empty queue: `first` is added once the client listens, and its own signals are
+    /// waited for and left out, so no signal of the start can arrive late among the ones recorded.
+    private func recordTrackListSignals(_ daemon: RunningDaemon, after first: String) throws
+        -> ([SignalSubscription], () -> [(String, [String])]) {
         var seen: [(String, [String])] = []
         let trackList = try daemon.client.subscribe(rule: MatchRule(sender: ControlAPI.busName,
                                                                     interface: ControlAPI.trackListInterface)) {
@@ -85,7 +88,8 @@ final class LongQueueTests: XCTestCase {
                                                                      arg0: ControlAPI.trackListInterface)) {
             seen.append(("PropertiesChanged", $0.arguments.count > 2 ? $0.arguments[2].stringArrayValue ?? [] : []))
         }
-        EventLoop.main.run(until: { false }, timeout: 0.5)  // AddMatch, the owner lookup and the start settle
+        try daemon.call("AddTracks", [.stringArray([first]), .string("end"), .boolean(false)], on: ControlAPI.quaverInterface)
+        XCTAssertTrue(pump(until: { seen.contains { $0.0 == "PropertiesChanged" } }, timeout: 10), "\(seen)")
         seen = []
         return ([trackList, properties], { seen })
     }
@@ -96,11 +100,8 @@ final class LongQueueTests: XCTestCase {
     func testLongEditsAreAnnouncedByOneTrackListReplacedWithTheWholeQueue() throws {
         let folder = try TemporaryDirectory(prefix: "long-queue-signals")
         let many = try links(12_500, in: folder, named: "c")
-        let daemon = try RunningDaemon([Media.uri(try Media.fixtures().flac)])
-        // The command line's track is queued after the name is taken (after the restore): its TrackAdded
-        // must not be among the signals recorded.
-        XCTAssertTrue(eventually(timeout: 10) { daemon.tracks.count == 1 })
-        let (subscriptions, seen) = try recordTrackListSignals(daemon)
+        let daemon = try RunningDaemon()
+        let (subscriptions, seen) = try recordTrackListSignals(daemon, after: Media.uri(try Media.fixtures().flac))
         defer { subscriptions.forEach { $0.cancel() } }
 
         let reply = try daemon.call("AddTracks", [.stringArray(many), .string("end"), .boolean(false)], on: ControlAPI.quaverInterface)

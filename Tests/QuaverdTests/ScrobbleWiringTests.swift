@@ -27,6 +27,9 @@ final class ScrobbleWiringTests: XCTestCase {
         FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600])
         try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
         let daemon = try RunningDaemon(try longTaggedTracks(in: home), home: home)
+        // playing_now goes out when a track starts, with the tags known then (none: nothing is sent), and a
+        // just-started daemon may still be reading the first file's: Play once they are there.
+        daemon.waitUntil("the first track's tags") { daemon.metadata[MetadataKey.title] == .string("Tone one") }
         try daemon.call("Play")
         daemon.waitUntil("the first track plays") { daemon.status == "Playing" }
         daemon.waitUntil("a second of the first track, then it is skipped") { daemon.positionSeconds >= 1 }

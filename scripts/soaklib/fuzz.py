@@ -15,14 +15,15 @@ MEMBERS = [  # (interface, member, signature)
     ("org.freedesktop.DBus.Introspectable", "Introspect", ""), ("org.freedesktop.DBus.Peer", "Ping", ""),
     ("org.freedesktop.DBus.Peer", "GetMachineId", ""), (QUAVER, "GetQueue", ""), (QUAVER, "GetQueueRange", "uu"),
     (QUAVER, "AddTracks", "assb"), (QUAVER, "ReplaceQueue", "asb"), (QUAVER, "RemoveTracks", "ao"),
-    (QUAVER, "MoveTrack", "oo"), (QUAVER, "Clear", ""),
+    (QUAVER, "MoveTrack", "oo"), (QUAVER, "Clear", ""), (QUAVER, "GetTrackStatistics", ""),
 ]
 # Members that change the queue when their arguments are right: the fuzzer gives them only wrong ones,
 # so the queue it checks must stay exactly as it was.
 QUEUE_EDITS = {"OpenUri", "AddTrack", "RemoveTrack", "AddTracks", "ReplaceQueue", "RemoveTracks", "MoveTrack", "Clear"}
 PROPERTY_NAMES = ["PlaybackStatus", "LoopStatus", "Rate", "Shuffle", "Metadata", "Volume", "Position", "MinimumRate",
                   "MaximumRate", "CanGoNext", "CanPlay", "CanSeek", "CanControl", "Identity", "Tracks", "State",
-                  "QueueLength", "Version", "Equalizer", "EqualizerPreset", "EqualizerPresets", "Nope", "", "x" * 300]
+                  "QueueLength", "Version", "Equalizer", "EqualizerPreset", "EqualizerPresets", "BufferedRanges",
+                  "WaitingReason", "LastErrorKind", "Nope", "", "x" * 300]
 INTERFACES = [ROOT, PLAYER, TRACKLIST, QUAVER, PROPS, "org.example.Nope", "", "a.b"]
 
 

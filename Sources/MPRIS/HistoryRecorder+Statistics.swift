@@ -1,7 +1,6 @@
-// Wiring: the listening history (ListeningHistory) as MPRIS reads it (MPRIS.ListeningStatisticsSource). Neither
-// adapter knows the other; this is where their types meet.
+// The listening history (ListeningHistory) as MPRIS reads it (ListeningStatisticsSource): MPRIS publishes the
+// history as it publishes the library and the saved playlists, and the history knows nothing of MPRIS.
 import ListeningHistory
-import MPRIS
 
 extension HistoryRecorder: ListeningStatisticsSource {
     public func statistics(of uri: String) -> ListeningStatistics? {
@@ -19,5 +18,14 @@ extension HistoryRecorder: ListeningStatisticsSource {
     private static func statistics(_ history: TrackHistory) -> ListeningStatistics {
         ListeningStatistics(playCount: history.playCount, skipCount: history.skipCount, lastPlayed: history.lastPlayed,
                             firstAdded: history.firstAdded, rating: history.rating)
+    }
+}
+
+extension MPRISService {
+    /// Publishes `history` in each track's Metadata and through org.quaver.Quaver1's history methods; a track's
+    /// new counts or rating reach its Metadata.
+    public func publish(_ history: HistoryRecorder) {
+        history.onTrackChanged = { [weak self] uri in self?.listeningStatisticsChanged(uri: uri) }
+        listeningHistory = history
     }
 }
