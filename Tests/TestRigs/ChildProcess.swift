@@ -84,10 +84,14 @@ public final class ChildProcess {
         return chosen
     }
 
+    /// Folders looked in after PATH: Debian installs daemons the tests start (nginx) in /usr/sbin, which an
+    /// ordinary user's PATH leaves out (login.defs' ENV_PATH), and scripts/test may run as that user.
+    static let systemFolders: [Substring] = ["/usr/local/sbin", "/usr/sbin", "/sbin"]
+
     static func resolve(_ executable: String) throws -> String {
         if executable.contains("/") { return executable }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
+        for dir in path.split(separator: ":") + systemFolders {
             let candidate = "\(dir)/\(executable)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
