@@ -86,7 +86,7 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
         // A move made with another tool (pavucontrol, pactl) stands: quaverd does not move the music back.
         let stream = try XCTUnwrap(try sound.playbackStreams().first { $0.properties["application.process.id"] == String(daemon.pid) })
         try sound.pactl(["move-sink-input", String(stream.index), "a"])
-        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" })
+        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" }, "moved by pactl; quaverd said:\n\(daemonLog.suffix(3000))")
         usleep(1_000_000)
         XCTAssertEqual(ourSinkName, "a", "the user's own move stands")
 
