@@ -110,11 +110,15 @@ public final class HistoryDatabase {
         try database.migrate(Self.migrations)
     }
 
-    /// Every track's history, for the loop's copy.
-    public func all() throws -> [String: TrackHistory] {
+    /// The history of every track played, skipped or rated, for the loop's copy. A track only ever queued is
+    /// left out: it shows nothing (no count, date or rating in Metadata, no row in GetHistory), and a library
+    /// queued once would otherwise cost the loop a few hundred bytes per track for as long as the daemon runs.
+    public func tracksWithActivity() throws -> [String: TrackHistory] {
         var all: [String: TrackHistory] = [:]
-        let statement = try database.prepare(
-            "SELECT uri, play_count, skip_count, last_played, first_added, rating FROM tracks")
+        let statement = try database.prepare("""
+            SELECT uri, play_count, skip_count, last_played, first_added, rating FROM tracks
+            WHERE play_count > 0 OR skip_count > 0 OR last_played IS NOT NULL OR rating IS NOT NULL
+            """)
         while try statement.step() {
             let row = statement.row
             guard let uri = row.text(0) else { continue }
@@ -126,6 +130,11 @@ public final class HistoryDatabase {
             all[uri] = history
         }
         return all
+    }
+
+    /// When `uri` was first queued; nil when the file does not know it.
+    public func firstAdded(_ uri: String) throws -> Int64? {
+        try database.query("SELECT first_added FROM tracks WHERE uri = ?", [.text(uri)]).first?.integer(0)
     }
 
     /// Tracks queued for the first time (those known already keep their date).
