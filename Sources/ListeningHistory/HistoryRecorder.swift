@@ -166,7 +166,7 @@ public final class HistoryRecorder: PlayerObserver {
     /// addition, which comes in slices (`quaver add` of a folder of 20 000, 2 000 a slice at most); the whole queue
     /// is read from a snapshot on the history queue, so a restored queue of 100 000 is not walked on the loop.
     /// Nothing is kept on the loop for a track only queued. With a table of every queued URI on the loop, 100 000
-    /// queued tracks cost 38 MB more, and a restart on them held a client 1.1 s (queue-scale, release build).
+    /// queued tracks cost 37 MB more, and a restart on them held a client 1.1 s (queue-scale, release build).
     private func noteQueued(_ added: [String]? = nil) {
         let time = now()
         if let added {
