@@ -59,8 +59,16 @@ public final class MediaCache: @unchecked Sendable {
                               keepsEntries: false)
     }
 
+    /// A scratch cache's folder removed now, with whatever is in it (the daemon's exit, when a download thread
+    /// may still hold the cache): such a download writes on into a file no name leads to, and fails if it
+    /// opens another. Nothing for a cache that keeps its entries.
+    public func removeScratchFolder() {
+        guard !keepsEntries else { return }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
     deinit {
-        if !keepsEntries { try? FileManager.default.removeItem(at: directory) }
+        removeScratchFolder()
         close(folder)
     }
 

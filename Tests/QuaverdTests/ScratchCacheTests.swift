@@ -29,6 +29,18 @@ final class ScratchCacheTests: SongServerTestCase {
         XCTAssertEqual(server.accessLog.first?.status, 200, "\(server.accessLog)")
     }
 
+    /// SIGTERM while a throttled file is still downloading: the download thread may outlive the daemon's last
+    /// turn, its scratch folder does not.
+    func testTheScratchFolderGoesWithTheDaemonEvenWhileAFileDownloads() throws {
+        let (daemon, scratchRoot) = try startWithoutCache()
+        try daemon.call("OpenUri", [.string(server.url("slow/song.mp3"))])
+        daemon.waitUntil("playing from the server") { daemon.status == "Playing" && daemon.positionSeconds > 0.5 }
+        XCTAssertEqual(try scratchFolders(in: scratchRoot).count, 1)
+        daemon.process.stop()
+        XCTAssertEqual(daemon.process.process.terminationStatus, 0, daemon.logTail)
+        XCTAssertEqual(try scratchFolders(in: scratchRoot), [], "left behind by a daemon that exited")
+    }
+
     /// The sequence that killed the daemon about once in 4 000 calls (2 of 35 runs of 200 to 300 mixed calls): a
     /// remote file's track left while its request or body is under way, again and again, on the plain and the
     /// throttled path. Every third file is let reach Playing first, the others are left mid-request.
