@@ -50,9 +50,11 @@ public final class MediaCache: @unchecked Sendable {
     /// downloads close and which is removed with the cache. Remote files then still arrive through our own
     /// download, never through GStreamer's souphttpsrc, whose teardown mid-request crashes the process
     /// (docs/platform.md, "souphttpsrc stopped mid-request").
+    /// Upstream: no issue found; not retested after GStreamer 1.22.0 and libsoup 3.2.3 (souphttpsrc's `unlock`
+    /// still cancels from the calling thread in 1.29.2).
     public static func scratch(capacityBytes: UInt64, in temporaryRoot: URL) throws -> MediaCache {
         var template = Array(temporaryRoot.appendingPathComponent("quaver-media.XXXXXX").path.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
             throw CacheError("cannot make a scratch folder in \(temporaryRoot.path): \(String(cString: strerror(errno)))")
         }
         return try MediaCache(directory: URL(fileURLWithPath: String(cString: made)), capacityBytes: capacityBytes,
