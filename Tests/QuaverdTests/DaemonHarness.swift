@@ -58,12 +58,7 @@ final class RunningDaemon {
     }
 
     static func environment(bus: PrivateBus, home: TemporaryDirectory) -> [String: String] {
-        var environment = bus.environment
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.path + "/" + folder
-        }
-        return environment
+        bus.daemonEnvironment(home: home.path)
     }
 
     static func hasOwner(_ client: Connection) -> Bool {

@@ -36,11 +36,7 @@ final class SnapcastTests: XCTestCase {
         [log]
         level = "debug"
         """.write(toFile: home.path + "/config/quaver/config.toml", atomically: true, encoding: .utf8)
-        var environment = bus.environment.merging(pulse.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.path + "/" + folder
-        }
+        let environment = bus.daemonEnvironment(home: home.path).merging(pulse.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
         // At snapserver's raised priority (SnapcastRig): starved for more than the output's 100 ms lead by
         // builds on the same two cores, quaverd's late samples made snapserver jump ahead (measured).
         daemon = try SpawnedTool(["nice", "-n", "-10", productsDirectory.appendingPathComponent("quaverd").path],
