@@ -54,7 +54,7 @@ final class Daemon {
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
-            let scanner = TagScanner.logging(player: player, engine: engine, log: log)
+            let scanner = TagScanner.logging(player: player, engine: engine, tagsWait: .milliseconds(settings.playback.tagsWaitMS), log: log)
             let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
             // Before the restore, so that a session resumed playing is announced too.
             let notifier = TrackNotifier.ifEnabled(settings.notifications.enabled,

@@ -48,13 +48,17 @@ final class RunningDaemon {
         return launcher
     }
 
+    /// A home for `init(home:)` whose config.toml holds `settings`.
+    static func home(settings: String) throws -> TemporaryDirectory {
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let folder = home.url.appendingPathComponent("config/quaver")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try settings.write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        return home
+    }
+
     static func environment(bus: PrivateBus, home: TemporaryDirectory) -> [String: String] {
-        var environment = bus.environment
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.path + "/" + folder
-        }
-        return environment
+        bus.daemonEnvironment(home: home.path)
     }
 
     static func hasOwner(_ client: Connection) -> Bool {
