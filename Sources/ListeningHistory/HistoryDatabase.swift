@@ -129,6 +129,7 @@ public final class HistoryDatabase {
             history.rating = row.integer(5).map(Int.init)
             all[uri] = history
         }
+        try releaseCache()
         return all
     }
 
@@ -143,6 +144,7 @@ public final class HistoryDatabase {
             let insert = try database.prepare("INSERT OR IGNORE INTO tracks (uri, first_added) VALUES (?, ?)")
             for uri in uris { try insert.run([.text(uri), .integer(time)]) }
         }
+        try releaseCache()
     }
 
     /// A listen: the track's count and date, and the listen itself, waiting to be sent (in one transaction).
@@ -215,6 +217,13 @@ public final class HistoryDatabase {
             let update = try database.prepare("UPDATE listens SET sent = 1 WHERE listened_at = ? AND uri = ?")
             for listen in listens { try update.run([.integer(listen.listenedAt), .text(listen.uri)]) }
         }
+    }
+
+    /// Gives SQLite's page cache back (`PRAGMA shrink_memory`) after reading or writing a whole queue's tracks: it
+    /// keeps up to 2 MB of the file's pages otherwise, for as long as the daemon runs (measured at rest with a
+    /// history of 100 000 queued tracks), where every other change touches a few pages.
+    private func releaseCache() throws {
+        try database.execute("PRAGMA shrink_memory")
     }
 
     private func ensure(_ uri: String, at time: Int64) throws {

@@ -56,7 +56,9 @@ final class HistoryRecorderTests: XCTestCase {
             let player = Player(engine: FakeEngine())
             let history = try recorder(player)
             player.add(["file:///music/a.flac", "file:///music/b.flac"])
+            time = 500
             history.rate("file:///music/b.flac", 2)
+            // The date read back from the file: the rating is written by then.
             XCTAssertTrue(EventLoop.main.run(until: { history.tracks["file:///music/b.flac"]?.firstAdded == 100 }, timeout: 10))
         }
         let history = try recorder(Player(engine: FakeEngine()))
