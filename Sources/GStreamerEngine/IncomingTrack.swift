@@ -8,6 +8,9 @@ final class IncomingTrack {
     static let maxWaiting = 64
     private let pipeline: Element
     let samples: AppSink
+    /// Samples taken from the appsink and not mixed yet, and how far they were used (the mixing thread's only).
+    private var taken: [UInt8] = []
+    private var used = 0
 
     /// Throws if GStreamer lacks an element of the chain; the URI and caps are set as properties, never parsed
     /// as part of a pipeline description.
@@ -29,6 +32,34 @@ final class IncomingTrack {
 
     /// Ends it: NULL, which waits for its streaming thread to stop (a local decode stops within one buffer).
     func stop() { _ = pipeline.setState(.null) }
+
+    /// Streaming thread (one at a time): adds the samples waiting into `outgoing`'s frames that lie in the overlap,
+    /// `outgoing`'s first frame at `time`; returns how many of those frames had no incoming sample ready (they keep
+    /// the outgoing track alone, at its gain).
+    func mix(into outgoing: UnsafeMutableRawBufferPointer, firstFrameAt time: Double, with mix: OverlapMix) -> Int {
+        var frame = mix.firstMixedFrame(of: outgoing, at: time)
+        let frames = outgoing.count / mix.bytesPerFrame
+        while frame < frames, haveSamples() {
+            let rest = UnsafeMutableRawBufferPointer(rebasing: outgoing[(frame * mix.bytesPerFrame)...])
+            let mixed = taken.withUnsafeBytes { bytes in
+                mix.add(UnsafeRawBufferPointer(rebasing: bytes[used...]), into: rest,
+                        firstFrameAt: time + Double(frame) / Double(mix.rate))
+            }
+            // Less than a frame left (never seen from audioconvert): dropped, or the loop would not advance.
+            used = mixed == 0 ? taken.count : used + mixed * mix.bytesPerFrame
+            frame += mixed
+        }
+        return frames - frame
+    }
+
+    /// Whether samples are left to mix, taking the next waiting ones when those taken are used up.
+    private func haveSamples() -> Bool {
+        guard used >= taken.count else { return true }
+        guard let next = samples.takeWaiting(), !next.isEmpty else { return false }
+        taken = next
+        used = 0
+        return true
+    }
 
     deinit { stop() }
 }

@@ -49,14 +49,19 @@ struct OverlapMix {
     /// `outgoing`'s first frame being at `time` (seconds of the outgoing stream); frames before the start are left
     /// as they are. Returns how many frames of `incoming` were used (as many as both buffers hold).
     func add(_ incoming: UnsafeRawBufferPointer, into outgoing: UnsafeMutableRawBufferPointer, firstFrameAt time: Double) -> Int {
-        let outgoingFrames = outgoing.count / bytesPerFrame
-        let first = min(max(Int(((curve.start - time) * Double(rate)).rounded(.up)), 0), outgoingFrames)
-        let used = min(outgoingFrames - first, incoming.count / bytesPerFrame)
+        let first = firstMixedFrame(of: outgoing, at: time)
+        let used = min(outgoing.count / bytesPerFrame - first, incoming.count / bytesPerFrame)
         for frame in 0..<max(used, 0) {
             let gains = curve.gains(at: time + Double(first + frame) / Double(rate))
             addFrame(incoming, at: frame * bytesPerFrame, into: outgoing, at: (first + frame) * bytesPerFrame, gains)
         }
         return max(used, 0)
+    }
+
+    /// The first frame of `outgoing` (its first frame at `time`) in or after the overlap's start; its frame count
+    /// when none is.
+    func firstMixedFrame(of outgoing: UnsafeMutableRawBufferPointer, at time: Double) -> Int {
+        min(max(Int(((curve.start - time) * Double(rate)).rounded(.up)), 0), outgoing.count / bytesPerFrame)
     }
 
     private func addFrame(_ incoming: UnsafeRawBufferPointer, at source: Int, into outgoing: UnsafeMutableRawBufferPointer,
