@@ -78,7 +78,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library", "PlaylistStore", "BaseDirectories",
-                               "ListeningHistory", .product(name: "Logging", package: "swift-log")],
+                               "ListeningHistory", "Configuration", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
@@ -103,7 +103,8 @@ let package = Package(
                 swiftSettings: v5),
         // Listens sent to ListenBrainz (or a server speaking its API) from the history's waiting listens.
         .target(name: "Scrobbling",
-                dependencies: ["ListeningHistory", "RemoteMedia", "QuaverVersion", "PublicText", .product(name: "Logging", package: "swift-log")],
+                dependencies: ["ListeningHistory", "RemoteMedia", "QuaverVersion", "PublicText", "Configuration",
+                               .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
         // The session kept across restarts: the player's queue and settings in the state file.
         .target(name: "Session",

@@ -23,3 +23,14 @@ public enum LibraryMessages {
         }
     }
 }
+
+extension DaemonLogHandler {
+    /// Makes this the process's log handler, at the level `spelling` names (swift-log's names; an unknown one:
+    /// info), in the style stderr calls for, with GLib's and GStreamer's messages routed into it under `label`.
+    public static func bootstrap(level spelling: String, label: String) {
+        let level = Logger.Level(rawValue: spelling) ?? .info
+        let style = Style.detect()
+        LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level, style: style) }
+        LibraryMessages.route(into: Logger(label: label))
+    }
+}

@@ -23,9 +23,19 @@ public final class AutomaticPlayback {
     /// Resumes only what an interruption paused, if the user did nothing since.
     @discardableResult
     func resume(_ reason: AutomaticReason) -> Bool {
-        guard player.endInterruption() else { return false }
-        log.notice("resumed: \(reason)")
-        return true
+        resumed(player.endInterruption(), reason)
+    }
+
+    /// Resumes as `resume` does, on a new output stream connected to the sound server's sink `sink`
+    /// (`Player.endInterruption(onNewOutput:)`): for the output whose removal paused us, back again.
+    @discardableResult
+    func resume(_ reason: AutomaticReason, onNewOutput sink: String) -> Bool {
+        resumed(player.endInterruption(onNewOutput: sink), reason)
+    }
+
+    private func resumed(_ done: Bool, _ reason: AutomaticReason) -> Bool {
+        if done { log.notice("resumed: \(reason)") }
+        return done
     }
 
     /// Forgets a pending interruption without resuming (its end must not play).

@@ -4,7 +4,8 @@ import PulseAudio
 /// Plays again when the output whose removal paused us comes back: Bluetooth headphones that drop out
 /// for a second, a USB DAC replugged. Only if that removal paused playback, the user did nothing since
 /// (the Player forgets the interruption on any command), and a sink of the same name returns within the
-/// window; the music is moved back onto it before it plays, since the server had moved it elsewhere.
+/// window; the music is moved back onto it, since the server had moved it elsewhere, and plays there on a new
+/// output stream.
 /// A pause of the user's own is never undone.
 final class OutputReturn {
     private let playback: AutomaticPlayback
@@ -33,7 +34,10 @@ final class OutputReturn {
         awaited = nil
         windowEnd = nil
         guard playback.player.isPausedByInterruption else { return }  // the user acted meanwhile
-        selector.bringBack(to: sink.name) { [playback] in playback.resume(.outputReturned(sink: sink.name)) }
+        // On a new stream: the old one's clock did not come through the moves (GStreamerEngine.restartOnNewOutput).
+        selector.bringBack(to: sink.name) { [playback] in
+            playback.resume(.outputReturned(sink: sink.name), onNewOutput: sink.name)
+        }
     }
 
     private func windowClosed() {

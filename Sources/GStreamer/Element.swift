@@ -70,6 +70,24 @@ public final class Element {
         g_value_unset(&gvalue)
     }
 
+    /// Sets a string property, or NULL for nil (`g_object_set_property`): pulsesink's `device` back to the server's choice.
+    public func set(_ property: String, string value: String?) {
+        var gvalue = GValue()
+        g_value_init(&gvalue, quaver_g_type_string())
+        g_value_set_string(&gvalue, value)
+        g_object_set_property(gobject, property, &gvalue)
+        g_value_unset(&gvalue)
+    }
+
+    /// A string property's value, nil for NULL (`g_object_get_property`).
+    public func string(_ property: String) -> String? {
+        var gvalue = GValue()
+        g_value_init(&gvalue, quaver_g_type_string())
+        defer { g_value_unset(&gvalue) }
+        g_object_get_property(gobject, property, &gvalue)
+        return g_value_get_string(&gvalue).map { String(cString: $0) }
+    }
+
     /// Sets an object property such as playbin's `audio-sink` (`g_object_set_property`).
     public func set(_ property: String, _ element: Element) {
         var gvalue = GValue()

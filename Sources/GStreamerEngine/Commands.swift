@@ -25,6 +25,7 @@ extension GStreamerEngine {
     public func update(_ item: EngineItem) { apply(.update(item)) }
 
     public func play() { apply(.play) }
+    public func playOnNewOutput(device: String?) { apply(.playOnNewOutput(device: device)) }
     public func pause() { apply(.pause) }
     public func stop() { apply(.stop) }
     public func seek(to position: Duration, exact: Bool) { apply(.seek(position, exact: exact)) }

@@ -77,6 +77,8 @@ enum EngineInput {
     case prepareNext(EngineItem?)
     case update(EngineItem)
     case play
+    /// Play on a new output stream connected to this sink of the sound server (nil: the server's choice).
+    case playOnNewOutput(device: String?)
     case pause
     case stop
     case seek(Duration, exact: Bool)

@@ -38,6 +38,8 @@ final class Pipeline {
     private var busWatch: BusWatch?
     /// Runs the loop's calls on playbin, one at a time, in the order the loop made them.
     private let worker = DispatchQueue(label: "quaver.pipeline-state")
+    /// The output's own `device` (the sink description's, or nil), while a new stream is sent to another one.
+    private var displacedDevice: String??
 
     /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
     /// playbin or the sink description does not parse.
@@ -130,6 +132,24 @@ final class Pipeline {
     /// Loop thread: `handler` gets every message of this playbin's bus, until the pipeline is given up.
     func watchBus(_ handler: @escaping (Message) -> Void) {
         busWatch = playbin.bus.watch(handler)
+    }
+
+    /// Loop thread: the output's streams connect to the sound server's sink `device` (pulsesink's `device`)
+    /// until the item is done with (`connectStreamsAsConfigured`): the output may make its stream again while
+    /// the item plays (PipeWire's pulse layer did), and one made without it went where the server had last put
+    /// music, not to `device`. An output without that property is left as it is.
+    func connectNewStream(to device: String?) {
+        guard let device, output.hasProperty("device") else { return }
+        if displacedDevice == nil { displacedDevice = .some(output.string("device")) }
+        output.set("device", string: device)
+    }
+
+    /// Loop thread, when the item is done with (a load, a stop): the output's own `device` again, so the next
+    /// item's stream goes where the description or the server says.
+    func connectStreamsAsConfigured() {
+        guard let displaced = displacedDevice else { return }
+        output.set("device", string: displaced)
+        displacedDevice = nil
     }
 
     /// Loop thread: nothing of this pipeline reaches the engine any more (signals and bus messages).

@@ -60,10 +60,10 @@ public final class LibraryCatalog {
         try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?1", [.text(uri)]).first.map(Self.track)
     }
 
-    /// The URIs of the `limit` tracks whose files changed last (new files come with their copy's time), newest first.
-    public func recentlyChanged(limit: Int) throws -> [String] {
-        try database.query("SELECT uri FROM tracks WHERE missing = 0 ORDER BY modified DESC, uri LIMIT ?",
-                           [.integer(Int64(max(0, limit)))]).compactMap { $0.text(0) }
+    /// The `limit` tracks whose files changed last (new files come with their copy's time), newest first.
+    public func recentlyChanged(limit: Int) throws -> [LibraryTrack] {
+        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE missing = 0 ORDER BY modified DESC, uri LIMIT ?",
+                           [.integer(Int64(max(0, limit)))]).map(Self.track)
     }
 
     /// One album's tracks (as `albums` names it), or one artist's (as `artists` names them) when `album` is nil,

@@ -163,6 +163,10 @@ public protocol AudioEngine: AnyObject {
     /// neighbours' tags became known or the queue changed): what is heard from now on follows them.
     func update(_ item: EngineItem)
     func play()
+    /// Plays as `play` does, on a new output stream connected to the sound server's sink `device` (nil: where
+    /// the server puts it), started again where playback is: the old stream was moved by the server while
+    /// paused (its sink removed, then back), and its clock no longer tells where playback is.
+    func playOnNewOutput(device: String?)
     func pause()
     /// Releases the output and forgets the current item.
     func stop()
@@ -180,6 +184,9 @@ public protocol AudioEngine: AnyObject {
 }
 
 extension AudioEngine {
+    /// An engine whose output keeps no clock of its own (a fake) just plays.
+    public func playOnNewOutput(device: String?) { play() }
+
     /// An engine without figures (a fake) has none to give.
     public func statistics() -> DeliveryStatistics? { nil }
 }

@@ -66,6 +66,11 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     /// Set by a load after a faded skip: the volume is given again when the new track starts (see `restoreLevelSilently`).
     private var volumeAgainAtStart = false
 
+    /// `engine` behind `fades`, or `engine` itself when both are 0: nothing stands between them then.
+    public static func around(_ engine: AudioEngine, fades: Fades, clock: SleepClock) -> AudioEngine {
+        fades == Fades() ? engine : FadingEngine(engine, fades: fades, clock: clock)
+    }
+
     public init(_ engine: AudioEngine, fades: Fades, clock: SleepClock) {
         self.engine = engine
         self.fades = fades
@@ -107,8 +112,18 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     }
 
     public func play() {
+        resume { $0.play() }
+    }
+
+    public func playOnNewOutput(device: String?) {
+        resume { $0.playOnNewOutput(device: device) }
+    }
+
+    /// A pause still fading is called off, whatever waited for a fade's end happens now, then `start` plays
+    /// and the volume comes back up.
+    private func resume(_ start: (AudioEngine) -> Void) {
         if ending == .pause { (ending, ceiling) = (nil, nil) } else { finishWaiting() }
-        engine.play()
+        start(engine)
         sounding = true
         if level < 1 { rampUp() }
     }

@@ -37,13 +37,24 @@ extension Player {
     /// Plays again if an interruption paused us and the user did nothing since. Returns whether it resumed.
     @discardableResult
     public func endInterruption() -> Bool {
+        endInterruption(resumingWith: resumeEngine)
+    }
+
+    /// Plays again as `endInterruption()` does, on a new output stream connected to the sound server's sink
+    /// `sink`: for an output whose removal paused us and that came back (`AudioEngine.playOnNewOutput`).
+    @discardableResult
+    public func endInterruption(onNewOutput sink: String) -> Bool {
+        endInterruption(resumingWith: { if bufferingPercent >= 100 { engine.playOnNewOutput(device: sink) } })
+    }
+
+    private func endInterruption(resumingWith resume: () -> Void) -> Bool {
         var resumed = false
         changing {
             guard pausedByInterruption else { return }
             pausedByInterruption = false
             guard status == .paused, let current = currentTrackID, loaded == current else { return }
             status = .playing
-            resumeEngine()
+            resume()
             resumed = true
         }
         return resumed

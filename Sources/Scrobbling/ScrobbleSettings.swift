@@ -1,5 +1,7 @@
+import Configuration
 import ListeningHistory
 import Logging
+import PublicText
 
 extension ListenBrainzSender {
     /// The sender `[scrobble]` asks for (docs/settings-and-state.md): nil when it names no server, or names one but
@@ -23,6 +25,19 @@ extension ListenBrainzSender {
 }
 
 extension ListenBrainzSender {
+    /// The sender `scrobble` asks for, sending what `history` (its file at `path`) records, started; nil when
+    /// it names no server. Where the listens go is logged.
+    @discardableResult
+    public static func follow(_ history: HistoryRecorder, storedAt path: String, scrobble: Configuration.Scrobble,
+                              network: Configuration.Network, log: Logger) -> ListenBrainzSender? {
+        guard let sender = configured(url: scrobble.listenBrainzURL, tokenFile: scrobble.tokenFile,
+                                      tokenCommand: scrobble.tokenCommand, timeoutSeconds: network.connectTimeoutSeconds,
+                                      proxy: network.proxy, historyPath: path, log: log) else { return nil }
+        log.info("listens go to \(PublicText.from(scrobble.listenBrainzURL))", source: log.label)
+        sender.follow(history)
+        return sender
+    }
+
     /// Starts sending: what waits from earlier runs now, then `playing_now` for each track `history` sees start
     /// and each listen once it is written.
     public func follow(_ history: HistoryRecorder) {

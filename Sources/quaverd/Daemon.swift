@@ -19,7 +19,6 @@ import Scrobbling
 import Logging
 import MPRIS
 import PlayerCore
-import PublicText
 import Session
 import QuaverVersion
 
@@ -50,7 +49,8 @@ final class Daemon {
             log.info("sound output: \(sink)")
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
                                                                  replayGain: replayGain()))
-            let player = Player(engine: fading(engine))
+            let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
+            let player = Player(engine: FadingEngine.around(engine, fades: fades, clock: WallClock()))
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
@@ -130,32 +130,19 @@ final class Daemon {
                                                  bits: format.bits, channels: format.channels), log: log)
     }
 
-    /// The engine behind `[playback] fade-on-pause-ms` and `fade-on-skip-ms`: as it is when both are 0.
-    private func fading(_ engine: GStreamerEngine) -> AudioEngine {
-        let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
-        return fades == Fades() ? engine : FadingEngine(engine, fades: fades, clock: WallClock())
-    }
-
     /// `[playback] replaygain` and `replaygain-preamp-db`.
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
     }
 
-    /// The equaliser on org.quaver.Quaver1, its gains given to the engine and its state kept in the state file;
-    /// the user's presets are read from `$XDG_CONFIG_HOME/quaver/eq` when they are listed or chosen and the folder
-    /// changed since, and a file that cannot be used is logged once. `nil` (and a line saying why) without GStreamer's equalizer plugin.
+    /// The equaliser (`EqualizerControl.standard`), its state kept in the state file.
     private func makeEqualizer(_ engine: GStreamerEngine) -> EqualizerControl? {
-        guard GStreamerEngine.hasEqualizer else {
-            log.warning("no equaliser: GStreamer's equalizer plugin (gst-plugins-good) is not installed")
-            return nil
-        }
-        let folder = (try? EqualizerPresetFiles.standardFolder()).map(EqualizerPresetFolder.init)
-        let control = EqualizerControl(apply: { engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains) }) { [log] in
-            folder?.presets { log.warning("equaliser preset left out: \($0)") } ?? []
+        let control = EqualizerControl.standard(available: GStreamerEngine.hasEqualizer, log: log) {
+            engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains)
         }
         recorder?.equalizerRestored = { [weak control] in control?.restore($0) }
-        control.changed = { [weak recorder] in recorder?.equalizer = $0 }
+        control?.changed = { [weak recorder] in recorder?.equalizer = $0 }
         return control
     }
 
@@ -177,14 +164,7 @@ final class Daemon {
         guard let (history, path) = HistoryRecorder.standard(player: player, log: log) else { return nil }
         service.publish(history)
         history.load()
-        let scrobble = settings.scrobble, network = settings.network
-        if let sender = ListenBrainzSender.configured(url: scrobble.listenBrainzURL, tokenFile: scrobble.tokenFile,
-                                                      tokenCommand: scrobble.tokenCommand,
-                                                      timeoutSeconds: network.connectTimeoutSeconds,
-                                                      proxy: network.proxy, historyPath: path, log: log) {
-            log.info("listens go to \(PublicText.from(scrobble.listenBrainzURL))")
-            sender.follow(history)
-        }
+        ListenBrainzSender.follow(history, storedAt: path, scrobble: settings.scrobble, network: settings.network, log: log)
         return history
     }
 

@@ -8,7 +8,6 @@ import DaemonLog
 import EventLoop
 import FoundationEssentials
 import Glibc
-import Logging
 import QuaverVersion
 
 /// The Quaver daemon: plays the queue and serves it over MPRIS on the session bus.
@@ -44,10 +43,7 @@ struct Quaverd: ParsableCommand {
             fputs("quaverd: \(error)\n", stderr)
             throw ExitCode(2)
         }
-        let level = Logger.Level(rawValue: settings.log.level.rawValue) ?? .info
-        let style = DaemonLogHandler.Style.detect()
-        LoggingSystem.bootstrap { DaemonLogHandler(label: $0, level: level, style: style) }
-        LibraryMessages.route(into: Logger(label: "quaverd"))
+        DaemonLogHandler.bootstrap(level: settings.log.level.rawValue, label: "quaverd")
         let status = Daemon(options: self, settings: settings).run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -89,13 +89,15 @@ class FadeChecks: FadeRecordingChecks {
                       "the stream is corked at the end of the fade")
         let samples = try record(around: { try call("Play") }, after: 2)
         let levels = Self.envelope(samples)
-        guard let start = levels.firstIndex(where: { $0 > 300 }), let full = levels.max(),
-              let at90 = levels.indices.dropFirst(start).first(where: { levels[$0] > 0.9 * full }) else {
+        // From 20 % to 90 % of the full level, over 0.7: under a heavy load the loop's first step may come late
+        // (the level is read from the clock, so a late step starts higher), which the first 20 % absorbs.
+        guard let full = levels.max(), let at20 = levels.firstIndex(where: { $0 > 0.2 * full }),
+              let at90 = levels.indices.dropFirst(at20).first(where: { levels[$0] > 0.9 * full }) else {
             return XCTFail("no sound after Play")
         }
-        let rise = Double(at90 - start) * 5
-        print("\(sound.name): fade-on-pause-ms = 1000: Play rose to 90 % in \(String(format: "%.0f", rise)) ms on the recording")
-        XCTAssertEqual(rise, 900, accuracy: 100, "a ramp of about a second, not a jump")
+        let rise = Double(at90 - at20) * 5 / 0.7
+        print("\(sound.name): fade-on-pause-ms = 1000: Play faded in over \(String(format: "%.0f", rise)) ms on the recording")
+        XCTAssertEqual(rise, 1000, accuracy: 50, "a ramp of a second, not a jump")
     }
 
     func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {

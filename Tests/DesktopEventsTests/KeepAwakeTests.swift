@@ -28,9 +28,7 @@ final class KeepAwakeTests: XCTestCase {
         services = try FakePowerServices(bus: sessionBus)
         session = try Connection(address: sessionBus.address)
         system = try Connection(address: logind.bus.address)
-        engine = FakeEngine()
-        engine.timeScale = 0
-        player = Player(engine: engine)
+        (engine, player) = FakeEngine.stillPlayer()
         events = DesktopEvents(player: player, policies: DesktopPolicies(), log: Logger(label: "test"))
         try events.start(systemBus: system, sessionBus: session, keepAwakeWhilePlaying: keepAwake) {}
         _ = player.add(["file:///a.flac"])

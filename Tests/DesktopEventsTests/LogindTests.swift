@@ -17,9 +17,7 @@ final class LogindTests: XCTestCase {
     func start(_ policies: DesktopPolicies = DesktopPolicies()) throws {
         logind = try FakeLogind()
         connection = try Connection(address: logind.bus.address)
-        engine = FakeEngine()
-        engine.timeScale = 0
-        player = Player(engine: engine)
+        (engine, player) = FakeEngine.stillPlayer()
         events = DesktopEvents(player: player, policies: policies, log: Logger(label: "test"))
         // The daemon's state saver: it tells the fake, so the fake's log orders it against the lock release.
         try events.start(systemBus: connection, sessionBus: nil) { [unowned self] in

@@ -18,9 +18,7 @@ final class TrackNotifierTests: XCTestCase {
     override func setUpWithError() throws {
         bus = try PrivateBus()
         connection = try Connection(address: bus.address)
-        engine = FakeEngine()
-        engine.timeScale = 0
-        player = Player(engine: engine)
+        (engine, player) = FakeEngine.stillPlayer()
     }
 
     override func tearDown() {

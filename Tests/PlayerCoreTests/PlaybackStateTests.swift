@@ -185,6 +185,21 @@ final class PlaybackStateTests: PlayerTestCase {
         XCTAssertEqual(player.status, .paused)
     }
 
+    /// The end of an output's removal plays on a new output stream on that sink (the engine renews it), and a
+    /// user's pause in between is kept like any other.
+    func testAnOutputsReturnPlaysOnANewOutputUnlessTheUserPaused() {
+        startPlaying(2)
+        XCTAssertTrue(player.beginInterruption())
+        let earlier = engine.commands.count
+        XCTAssertTrue(player.endInterruption(onNewOutput: "headphones"))
+        XCTAssertEqual(player.status, .playing)
+        XCTAssertEqual(Array(engine.commands.dropFirst(earlier)), [.playOnNewOutput(device: "headphones")])
+        XCTAssertTrue(player.beginInterruption())
+        player.pause()
+        XCTAssertFalse(player.endInterruption(onNewOutput: "headphones"))
+        XCTAssertEqual(player.status, .paused)
+    }
+
     func testInterruptionWhilePausedOrStoppedDoesNothing() {
         startPlaying(2)
         player.pause()

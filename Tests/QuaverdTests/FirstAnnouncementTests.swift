@@ -35,8 +35,16 @@ final class FirstAnnouncementTests: XCTestCase {
         }
     }
 
+    /// With every track's tags known (the background scan read them): the announcement carries them at once.
+    /// A track not read yet is the prompt reader's case, which the opened file covers.
     func testNextPreviousAndGoToAnnounceTagsAndArt() throws {
         let daemon = try startedDaemon(try (1...3).map { try makeTrack($0).path })
+        let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
+        daemon.waitUntil("every track's tags", timeout: 20) {
+            let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
+            let titles = (reply?.first?.arrayValue ?? []).map { $0.dictionaryValue?["xesam:title"]?.unwrapped.stringValue }
+            return titles == ["Announced 1", "Announced 2", "Announced 3"]
+        }
         let log = try PlayerSignalLog(daemon)
         try assertFirstAnnouncement(of: "Announced 2", seconds: 3, in: log, daemon) { try daemon.call("Next") }
         try assertFirstAnnouncement(of: "Announced 1", seconds: 3, in: log, daemon) { try daemon.call("Previous") }

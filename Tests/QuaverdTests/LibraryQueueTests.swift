@@ -26,14 +26,27 @@ final class LibraryQueueTests: XCTestCase {
         let queued = try daemon.call("AddQuery", [.string("indexed"), .string("end"), .boolean(false)],
                                      on: ControlAPI.libraryInterface)
         XCTAssertEqual(queued.first?.int64Value, 40)
+        assertIndexedTags(daemon, titles: names.map { "Song \($0)" })
+
+        // The library's smart playlist "Recently added" (newest first) carries them too.
+        let recentlyAdded = ControlAPI.PlaylistPath.path(of: String(repeating: "0", count: 31) + "3")
+        try daemon.call("ActivatePlaylist", [.objectPath(ObjectPath(recentlyAdded))], on: ControlAPI.playlistsInterface)
+        assertIndexedTags(daemon, titles: nil)
+    }
+
+    /// Every queued track shows the index's tags and length at once; `titles` in queue order, when given.
+    private func assertIndexedTags(_ daemon: RunningDaemon, titles: [String]?, file: StaticString = #filePath, line: UInt = #line) {
         let paths = daemon.tracks.compactMap { try? ObjectPath($0) }
-        let reply = try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
-        let metadata = (reply.first?.arrayValue ?? []).map { ($0.dictionaryValue ?? [:]).mapValues(\.unwrapped) }
-        XCTAssertEqual(metadata.compactMap { $0[MetadataKey.title]?.stringValue }, names.map { "Song \($0)" })
+        let reply = try? daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
+        let metadata = (reply?.first?.arrayValue ?? []).map { ($0.dictionaryValue ?? [:]).mapValues(\.unwrapped) }
+        XCTAssertEqual(metadata.count, 40, file: file, line: line)
+        let shown = metadata.compactMap { $0[MetadataKey.title]?.stringValue }
+        XCTAssertEqual(titles ?? shown, shown, file: file, line: line)
+        XCTAssertEqual(shown.count, 40, "titles: \(shown)", file: file, line: line)
         for track in metadata {
-            XCTAssertEqual(track[MetadataKey.artist]?.stringArrayValue, ["Indexed"])
-            XCTAssertEqual(track[MetadataKey.album]?.stringValue, "The Index")
-            XCTAssertEqual(Double(track[MetadataKey.length]?.int64Value ?? 0) / 1_000_000, 1, accuracy: 0.1)
+            XCTAssertEqual(track[MetadataKey.artist]?.stringArrayValue, ["Indexed"], file: file, line: line)
+            XCTAssertEqual(track[MetadataKey.album]?.stringValue, "The Index", file: file, line: line)
+            XCTAssertEqual(Double(track[MetadataKey.length]?.int64Value ?? 0) / 1_000_000, 1, accuracy: 0.1, file: file, line: line)
         }
     }
 

@@ -5,21 +5,7 @@ import XCTest
 
 /// A media cache folder that is not the user's own is refused by the real daemon with one log line, and
 /// remote files then play without being kept (playbin's own source fetches them).
-final class MediaCacheFolderTests: XCTestCase {
-    private var files: TemporaryDirectory!
-    private var server: NginxServer!
-
-    override func setUpWithError() throws {
-        files = try TemporaryDirectory(prefix: "quaverd-www")
-        try FileManager.default.copyItem(at: try Media.fixtures().mp3, to: files.url.appendingPathComponent("song.mp3"))
-        server = try NginxServer(root: files.url)
-    }
-
-    override func tearDown() {
-        server = nil
-        files = nil
-    }
-
+final class MediaCacheFolderTests: SongServerTestCase {
     /// `~/.cache/quaver/media` as a link to a folder of others: its target keeps its mode and gets nothing.
     func testACacheFolderThatIsALinkIsRefusedAndTracksPlayWithoutBeingKept() throws {
         let home = try TemporaryDirectory(prefix: "quaverd-home")

@@ -7,21 +7,7 @@ import XCTest
 /// The real daemon playing https from a real nginx, opened with playerctl: tags from the stream, the
 /// file kept in the daemon's XDG cache, the second play from disk (one 304), and an untrusted server
 /// reported through LastError while the daemon goes on answering.
-final class NetworkEndToEndTests: XCTestCase {
-    private var files: TemporaryDirectory!
-    private var server: NginxServer!
-
-    override func setUpWithError() throws {
-        files = try TemporaryDirectory(prefix: "quaverd-www")
-        try FileManager.default.copyItem(at: try Media.fixtures().mp3, to: files.url.appendingPathComponent("song.mp3"))
-        server = try NginxServer(root: files.url)
-    }
-
-    override func tearDown() {
-        server = nil
-        files = nil
-    }
-
+final class NetworkEndToEndTests: SongServerTestCase {
     func testAnHTTPSTrackPlaysWithItsTagsAndItsSecondPlayComesFromTheCache() throws {
         let daemon = try RunningDaemon(environment: ["SSL_CERT_FILE": server.certificate.path])
         let url = server.secureURL("song.mp3")

@@ -20,9 +20,7 @@ final class SessionRecorderTests: XCTestCase {
     }
 
     func testAChangeIsSavedSoonAndRestoredIntoANewPlayer() throws {
-        let engine = FakeEngine()
-        engine.timeScale = 0
-        let player = Player(engine: engine)
+        let (_, player) = FakeEngine.stillPlayer()
         let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
         let ids = player.add(["file:///music/1.flac", "file:///music/2.flac", "file:///music/3.flac"])
         player.goTo(ids[1])

@@ -178,3 +178,13 @@ public struct AccessLogEntry: CustomStringConvertible {
 
     public var description: String { "\(request) \(status) \(bodyBytes) \(range ?? "-") \(scheme) \(userAgent)" }
 }
+
+extension NginxServer {
+    /// nginx on a folder of its own holding the fixtures' tagged MP3 as `song.mp3`; the folder goes when the
+    /// caller releases it.
+    public static func servingTheSong() throws -> (folder: TemporaryDirectory, server: NginxServer) {
+        let folder = try TemporaryDirectory(prefix: "quaverd-www")
+        try FileManager.default.copyItem(at: try Fixtures.shared().mp3, to: folder.url.appendingPathComponent("song.mp3"))
+        return (folder, try NginxServer(root: folder.url))
+    }
+}

@@ -13,6 +13,7 @@ public final class FakeEngine: AudioEngine {
         case prepareNext(EngineItem?)
         case update(EngineItem)
         case play, pause, stop
+        case playOnNewOutput(device: String?)
         case seek(Duration, exact: Bool)
         case setRate(Double)
         case setVolume(Double)
@@ -79,6 +80,16 @@ public final class FakeEngine: AudioEngine {
 
     public func play() {
         commands.append(.play)
+        start()
+    }
+
+    /// Plays as `play` does: the fake's output has no clock to renew.
+    public func playOnNewOutput(device: String?) {
+        commands.append(.playOnNewOutput(device: device))
+        start()
+    }
+
+    private func start() {
         guard current != nil, !isPlaying else { return }
         rebase()
         isPlaying = true
@@ -234,5 +245,15 @@ public final class FakeEngine: AudioEngine {
             guard self.generation == sent else { return }
             self.delegate?.engine(self, didEmit: event)
         }
+    }
+}
+
+extension FakeEngine {
+    /// A fake whose position moves only when a test says so (`timeScale` 0), and a Player on it: for tests of
+    /// what drives the player or follows it, not of playback.
+    public static func stillPlayer() -> (engine: FakeEngine, player: Player) {
+        let engine = FakeEngine()
+        engine.timeScale = 0
+        return (engine, Player(engine: engine))
     }
 }
