@@ -15,10 +15,14 @@ public struct EngineItem: Equatable, Sendable {
     /// The track played just before or just after it (in play order) is from the same album: ReplayGain's
     /// "auto" levels it by the album's gain then. Always false unless `Player.marksAlbumNeighbours`.
     public var sharesAlbumWithNeighbour: Bool
-    public init(id: TrackID, uri: String, sharesAlbumWithNeighbour: Bool = false) {
+    /// The track played just before it (in play order) is from the same album: the joint into it stays gapless
+    /// when crossfading (docs/crossfade-design.md). Always false unless `Player.marksAlbumJoints`.
+    public var continuesAlbum: Bool
+    public init(id: TrackID, uri: String, sharesAlbumWithNeighbour: Bool = false, continuesAlbum: Bool = false) {
         self.id = id
         self.uri = uri
         self.sharesAlbumWithNeighbour = sharesAlbumWithNeighbour
+        self.continuesAlbum = continuesAlbum
     }
 }
 
