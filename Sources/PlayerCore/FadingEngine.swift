@@ -63,8 +63,13 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     /// Whether the engine was last told to play (a load playing, or play): only then is there sound to fade.
     private var sounding = false
     private var tick: AnyObject?
-    /// Set by a load after a faded skip: the volume is given again when the new track starts (see `restoreLevelSilently`).
+    /// Set by a load after a faded skip: the volume is given again when the new track starts, and twice more
+    /// (see `restoreLevelSilently`).
     private var volumeAgainAtStart = false
+    private var volumeAgain: AnyObject?
+    /// After the new track's start: WirePlumber restores the volume it saved of our last stream when the new
+    /// stream's node appears, which can come after the start.
+    static let volumeAgainAfterStart: [Duration] = [.milliseconds(300), .seconds(1)]
 
     /// `engine` behind `fades`, or `engine` itself when both are 0: nothing stands between them then.
     public static func around(_ engine: AudioEngine, fades: Fades, clock: SleepClock) -> AudioEngine {
@@ -183,7 +188,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
         }
         if case .trackStarted = event, volumeAgainAtStart {
             volumeAgainAtStart = false
-            engine.setVolume(playedVolume)
+            giveVolumeAgain(Self.volumeAgainAfterStart[...])
         }
         delegate?.engine(self, didEmit: event)
     }
@@ -250,13 +255,21 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     }
 
     /// Full level again on the old track's stream before a load replaces it, paused first so that nothing of it is
-    /// heard, and once more when the new track starts: PipeWire may give our next stream the volume the last one
-    /// ended with (the track after a faded skip stayed silent for seconds on PipeWire: in 2 runs of 2 with the full
-    /// volume set only after the load, 1 of 4 with the pause alone, 0 of 6 with both).
+    /// heard, and again when the new track starts and shortly after: WirePlumber (restore-stream.lua, restore-props)
+    /// gives a new stream of ours the volume it saved of the last one, which may be one the ramp passed through (the
+    /// track after a faded skip stayed silent, or quieter, on PipeWire: in 2 runs of 2 with the full volume set only
+    /// after the load, 1 of 4 with the pause alone, 2 of 8 quieter with one more at the start).
     private func restoreLevelSilently() {
         guard level < 1 else { return }
         if sounding { engine.pause() }
         setLevel(1)
+    }
+
+    /// The volume now, and again after each of `delays` (counted from now, one after the other's time).
+    private func giveVolumeAgain(_ delays: ArraySlice<Duration>, after elapsed: Duration = .zero) {
+        engine.setVolume(playedVolume)
+        guard let next = delays.first else { return volumeAgain = nil }
+        volumeAgain = clock.schedule(after: next - elapsed) { [weak self] in self?.giveVolumeAgain(delays.dropFirst(), after: next) }
     }
 
     private func pauseNow() {

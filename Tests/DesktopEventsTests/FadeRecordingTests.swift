@@ -103,11 +103,17 @@ class FadeChecks: FadeRecordingChecks {
     func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {
         assertPlaysOn("before")
         let other = try sound.tone(seconds: 300, named: "other.flac")
-        let samples = try record(around: { try call("OpenUri", [.string(other.absoluteString)]) }, after: 2)
+        let samples = try record(around: { try call("OpenUri", [.string(other.absoluteString)]) }, after: 4)
         guard let fade = Self.measureFade(samples) else { return }
-        print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording")
+        let levels = Self.envelope(samples)
+        let start = levels.indices.dropFirst(fade.below10).first { levels[$0] > 0.9 * levels[20..<100].sorted()[40] }
+        print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording; "
+              + "the opened track at full volume \(start.map { "\(($0 - fade.below10) * 5) ms" } ?? "never") after the fade's 10 %")
         XCTAssertEqual(fade.length, 500, accuracy: 50)
-        XCTAssertGreaterThan(Self.envelope(samples).suffix(100).min() ?? 0, 1000, "the opened track plays at full volume")
+        // Its stream is new: on PipeWire under a heavy load it took over a second to be heard; at full volume then.
+        let steady = levels[20..<100].sorted()[40]
+        XCTAssertGreaterThan(levels.suffix(100).min() ?? 0, 0.9 * steady, "the opened track plays at full volume; peaks per 100 ms: "
+                             + "\(stride(from: 0, to: levels.count, by: 20).map { Int(levels[$0..<min(levels.count, $0 + 20)].max() ?? 0) })")
         XCTAssertEqual(status, "Playing")
     }
 }

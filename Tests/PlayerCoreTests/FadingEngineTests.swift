@@ -115,6 +115,8 @@ final class FadingEngineTests: PlayerTestCase {
         let load = engine.commands.lastIndex { if case .load = $0 { return true } else { return false } } ?? 0
         XCTAssertTrue(engine.commands[..<load].contains(.pause), "the old track is silent before its stream goes")
         XCTAssertTrue(engine.commands[load...].contains(.setVolume(1)), "the volume is given again once the new track starts")
+        clock.advance(by: .seconds(1))
+        XCTAssertEqual(engine.commands[load...].filter { $0 == .setVolume(1) }.count, 3, "and after 0.3 s and 1 s")
     }
 
     func testASecondSkipReplacesTheWaitingTrack() {
