@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(name: "MPRISTests", dependencies: ["ControlAPI", "MPRIS", "PlayerCore", "DBus", "EventLoop", "TestSupport", "PublicText",
                                                  "CoverArt"],
                     swiftSettings: v5),
-        .testTarget(name: "QuaverdTests", dependencies: ["ControlAPI", "DBus", "EventLoop", "TestSupport", "ListeningHistory", "SQLite", "QuaverClient"], swiftSettings: v5),
+        .testTarget(name: "QuaverdTests", dependencies: ["ControlAPI", "DBus", "EventLoop", "TestSupport", "ListeningHistory", "SQLite", "QuaverClient", "StateStore"], swiftSettings: v5),
         .testTarget(name: "RemoteMediaTests", dependencies: ["RemoteMedia", "TestSupport"], swiftSettings: v5),
         .testTarget(name: "GStreamerEngineTests",
                     dependencies: ["GStreamerEngine", "RemoteMedia", "GStreamer", "PlayerCore", "EventLoop", "TestSupport"],

@@ -4,7 +4,9 @@ import EventLoop
 /// One call run on a queue of its own that its caller waits for a bounded time: the pipeline's calls on
 /// playbin (`Pipeline.within`), which may deadlock, and the prompt tag read (`PromptReader`), which may be slow.
 /// A call that has not returned by then is abandoned: its caller goes on without the answer, and `late` gets it
-/// on the queue's thread if it ever comes. Either the caller takes the answer or `late` does, never both.
+/// on the queue's thread if it ever comes. Either the caller takes the answer or `late` does, never both, and the
+/// call keeps none of it: its owner may keep the call (for `isRunning`) long after, and an answer kept with it
+/// was a prompt read's whole result, a 15 MB cover included, resident until the next read.
 final class BoundedCall<Answer>: @unchecked Sendable {
     private let lock = ConditionLock()
     private var answer: Answer?
@@ -39,9 +41,12 @@ final class BoundedCall<Answer>: @unchecked Sendable {
     private func take(waitingUntil deadline: ContinuousClock.Instant) -> Answer? {
         lock.withLock {
             while !returned, lock.wait(until: deadline) {}
-            if returned { return answer }
-            abandoned = true
-            return nil
+            guard returned else {
+                abandoned = true
+                return nil
+            }
+            defer { answer = nil }
+            return answer
         }
     }
 }

@@ -79,3 +79,18 @@ extension GStreamerEngine {
         return EngineError(kind, "\(item.uri): \(text)")
     }
 }
+
+extension GStreamerEngine {
+    /// Embedded covers at least this large are given back to the system once their track is left.
+    static let largeCoverBytes = 1 << 20
+
+    /// The loaded item is being left (a load, a stop, a failure, a gapless switch): a large cover it carried is
+    /// freed in this loop turn by all that held it (the stream's report and the check's read here, the core's
+    /// queue, MPRIS's Metadata), and glibc keeps freed heap pages for reuse: they are given back half a second
+    /// from now (`ProcessMemory`), after this turn. Left to the next trim, which only a few events ask for, a
+    /// 15 MB cover stayed resident after Next (CoverMemoryTests).
+    func giveBackLargeCoverOfLoadedItem() {
+        let covers = [reported.tags.coverImage, state.loaded.checkedRead?.read.tags.coverImage]
+        if covers.contains(where: { ($0?.data.count ?? 0) >= Self.largeCoverBytes }) { ProcessMemory.giveBackSoon() }
+    }
+}

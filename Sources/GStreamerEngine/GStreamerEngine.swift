@@ -257,6 +257,7 @@ public final class GStreamerEngine: AudioEngine {
     /// in READY fails the next URI too ("Could not determine type of stream", measured).
     /// Upstream: no issue found; not retested after GStreamer 1.22.
     private func teardown() {
+        giveBackLargeCoverOfLoadedItem()
         stopPipeline()
         pipeline.connectStreamsAsConfigured()
         closeRemoteFile()
@@ -295,6 +296,7 @@ public final class GStreamerEngine: AudioEngine {
     /// playbin went on to the prepared item by itself (about-to-finish): the previous item's remote
     /// file is done with, and the new one's, if it plays from the cache, is already in the slot.
     private func switchedGaplessly(to handed: HandoverQueue.Handed) {
+        giveBackLargeCoverOfLoadedItem()
         state.loaded.remote?.file.close()
         state.loaded.remote = handed.remote.map { ($0, handed.item) }
         if state.loaded.remote == nil { streaming.servedFile = nil }

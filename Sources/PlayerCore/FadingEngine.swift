@@ -57,6 +57,11 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     /// Where the ramp is: 1 is full, 0 silent (after a faded pause or stop, until the next play).
     private var level = 1.0
     private var ramp: Ramp?
+    /// A fade in holds at its start until the engine's position moves, i.e. until there is sound: resuming a
+    /// corked stream took a third of a second under load, and a ramp begun at the call was heard from a third up.
+    private var soundAwaited: (position: Duration?, since: Duration)?
+    /// How long a fade in waits for the sound before it ramps anyway (a stream whose position never moves).
+    static let longestWaitForSound = Duration.seconds(1)
     private var ending: Ending?
     /// What the core prepared while a skipped-to track waits to load: given after that load.
     private var nextWhileWaiting: EngineItem??
@@ -198,14 +203,26 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     /// What the engine plays at: the volume asked, under the ceiling of a fade out, times the ramp's level.
     private var playedVolume: Double { min(asked, ceiling ?? asked) * level }
 
+    private func rampUp() {
+        guard fades.pause > .zero else { return setLevel(1) }
+        soundAwaited = (engine.position, clock.now)
+        start(Ramp(from: level, to: 1, start: clock.now, length: fades.pause * (1 - level)))
+    }
+
     private func rampDown(over length: Duration) {
         ceiling = min(asked, ceiling ?? asked)
+        soundAwaited = nil
         start(Ramp(from: level, to: 0, start: clock.now, length: length * level))
     }
 
-    private func rampUp() {
-        guard fades.pause > .zero else { return setLevel(1) }
-        start(Ramp(from: level, to: 1, start: clock.now, length: fades.pause * (1 - level)))
+    /// The ramp begun again now while a fade in still waits for the sound; nil once the sound has started.
+    private func heldForSound(_ ramp: Ramp) -> Ramp? {
+        guard let awaited = soundAwaited else { return nil }
+        if engine.position == awaited.position, clock.now - awaited.since < Self.longestWaitForSound {
+            return Ramp(from: ramp.from, to: ramp.to, start: clock.now, length: ramp.length)
+        }
+        soundAwaited = nil
+        return nil
     }
 
     private func start(_ ramp: Ramp) {
@@ -215,7 +232,11 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
 
     /// Sets the level for now; at the ramp's end, does what waited for it.
     private func advance() {
-        guard let ramp else { return }
+        guard var ramp else { return }
+        if let held = heldForSound(ramp) {
+            ramp = held
+            self.ramp = held
+        }
         setLevel(ramp.level(at: clock.now))
         if level == ramp.to {
             self.ramp = nil

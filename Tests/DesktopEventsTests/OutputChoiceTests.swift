@@ -84,11 +84,17 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
         assertPlaysOn("after the move")
 
         // A move made with another tool (pavucontrol, pactl) stands: quaverd does not move the music back.
+        // WirePlumber sometimes drops a move asked while it still settles quaverd's own (1 run in 4 on PipeWire, with
+        // quaverd logging nothing and the stream left where it was): the user would ask again, and so does the test.
         let stream = try XCTUnwrap(try sound.playbackStreams().first { $0.properties["application.process.id"] == String(daemon.pid) })
-        try sound.pactl(["move-sink-input", String(stream.index), "a"])
-        XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" })
+        let movedByUser = (1...2).contains { _ in
+            (try? sound.pactl(["move-sink-input", String(stream.index), "a"])) != nil && eventually(timeout: 5) { self.ourSinkName == "a" }
+        }
+        XCTAssertTrue(movedByUser, "moved by pactl; streams: \((try? sound.pactl(["list", "short", "sink-inputs"]).stdout) ?? "")\n"
+                      + "quaverd said:\n\(daemonLog.suffix(3000))")
         usleep(1_000_000)
         XCTAssertEqual(ourSinkName, "a", "the user's own move stands")
+        XCTAssertEqual(daemonLog.components(separatedBy: "music moved to").count - 1, 1, "quaverd moved the music once, to c: \(daemonLog)")
 
         try quaver("SetOutput", [.string("")])
         XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "a" }, "back on the default")

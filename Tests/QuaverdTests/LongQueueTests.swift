@@ -2,6 +2,7 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
+import StateStore
 import TestSupport
 import XCTest
 
@@ -24,6 +25,21 @@ final class LongQueueTests: XCTestCase {
             guard case .structure(let fields) = entry, fields.count == 2 else { return "?" }
             return fields[1].dictionaryValue?["xesam:url"]?.unwrapped.stringValue ?? "?"
         }
+    }
+
+    /// A long saved queue is read off the loop (docs/settings-and-state.md), so the daemon answers before it is
+    /// back. The file's size, which decides that, once read as 0 through FoundationEssentials' attributes: every
+    /// saved queue was restored on the loop, and the first answer waited for all of it (20 000: 240–300 ms).
+    func testALongSavedQueueIsRestoredAfterTheFirstAnswer() throws {
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let uri = Media.uri(try Media.fixtures().flac)
+        let queue = (0..<20_000).map { SavedTrack(uri: uri, metadata: SavedMetadata(title: "Song \($0)")) }
+        try StateFile(url: home.url.appendingPathComponent("state/quaver/state.json"))
+            .save(SavedState(queue: queue, currentIndex: 0))
+        let daemon = try RunningDaemon(home: home)
+        let first = try daemon.get("QueueLength", ControlAPI.quaverInterface).int64Value
+        XCTAssertEqual(first, 0, "the first answer comes before the saved queue")
+        XCTAssertTrue(eventually(timeout: 60) { (try? daemon.get("QueueLength", ControlAPI.quaverInterface).int64Value) == 20_000 })
     }
 
     func testLongAddReplaceAndRemoveLeaveTheQueueAsOneEditWould() throws {

@@ -128,6 +128,7 @@ final class SessionRecorderTests: XCTestCase {
         let player = Player(engine: FakeEngine())
         let recorder = SessionRecorder(player: player, file: file, log: Logger(label: "test"))
         recorder.restoreInBackground(resumePaused: true, then: done)
+        XCTAssertEqual(player.queueLength, 0, "nothing restored in the turn that asked: the loop answers meanwhile")
         return (player, recorder)
     }
 

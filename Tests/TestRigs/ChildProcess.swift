@@ -22,9 +22,15 @@ public final class ChildProcess {
         process.arguments = arguments
         process.environment = LiveChildren.marked(Self.withUTF8Locale(environment ?? ProcessInfo.processInfo.environment))
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        let output = try FileHandle(forWritingTo: stdoutURL), errors = try FileHandle(forWritingTo: stderrURL)
+        process.standardOutput = output
+        process.standardError = errors
         try process.run()
+        // The child writes through its own copies. Ours would stay open as long as the Process object, which
+        // XCTest keeps with its test case until the run ends: two descriptors per child, and a whole run as
+        // an ordinary user (soft limit 1024) failed with "Too many open files" after some 400 tests.
+        try? output.close()
+        try? errors.close()
         let process = process
         LiveChildren.shared.add(process.processIdentifier) { process.isRunning }
     }
@@ -84,10 +90,14 @@ public final class ChildProcess {
         return chosen
     }
 
+    /// Folders looked in after PATH: Debian installs daemons the tests start (nginx) in /usr/sbin, which an
+    /// ordinary user's PATH leaves out (login.defs' ENV_PATH), and scripts/test may run as that user.
+    static let systemFolders: [Substring] = ["/usr/local/sbin", "/usr/sbin", "/sbin"]
+
     static func resolve(_ executable: String) throws -> String {
         if executable.contains("/") { return executable }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
+        for dir in path.split(separator: ":") + systemFolders {
             let candidate = "\(dir)/\(executable)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
