@@ -38,6 +38,17 @@ public final class SampleRewriteProbe {
         return String(cString: text)
     }
 
+    /// The interleaved raw audio the pad carries now (`gst_audio_info_from_caps`), `nil` before any caps were set
+    /// or for anything else (planar audio, not audio). Any thread.
+    public var currentAudio: RawAudioFormat? {
+        guard let caps = gst_pad_get_current_caps(pad) else { return nil }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+        var info = GstAudioInfo()
+        guard gst_audio_info_from_caps(&info, caps) != 0, info.layout == GST_AUDIO_LAYOUT_INTERLEAVED,
+              let formatInfo = info.finfo, let name = gst_audio_format_to_string(formatInfo.pointee.format) else { return nil }
+        return RawAudioFormat(format: String(cString: name), rate: Int(info.rate), channels: Int(info.channels))
+    }
+
     /// Replaces the probe's buffer by a writable one (the same when nobody else holds it) and lets `change` at its bytes.
     private static func rewrite(_ info: UnsafeMutablePointer<GstPadProbeInfo>, _ rewriter: Rewriter) {
         guard let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
@@ -51,6 +62,13 @@ public final class SampleRewriteProbe {
         defer { gst_buffer_unmap(target, &map) }
         change(UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)))
     }
+}
+
+/// Interleaved raw audio as a pad carries it: the sample format by GStreamer's name ("S16LE"), frames a second, channels.
+public struct RawAudioFormat: Equatable, Sendable {
+    public let format: String
+    public let rate: Int
+    public let channels: Int
 }
 
 private final class RewriterBox {

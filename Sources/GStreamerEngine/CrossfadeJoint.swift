@@ -1,0 +1,118 @@
+import GStreamer
+import Synchronization
+
+/// The place on playbin's stream where a crossfade happens (docs/crossfade-design.md): a `SampleRewriteProbe` adds
+/// the incoming track's first seconds into the outgoing track's last ones, and a `LeadingCutProbe` on the same pad
+/// cuts what was mixed off the incoming track when playbin, handed it at about-to-finish, starts its stream, so
+/// that it carries on at the sample where the mix ended. Outside an overlap both probes let every buffer and
+/// event pass untouched: a joint nobody armed stays gapless and bit-exact. Not used by the engine yet.
+///
+/// Threads: `arm` and `end` on the loop, the probes on streaming threads; what they share is behind one lock,
+/// and the samples are mixed outside it.
+final class CrossfadeJoint {
+    /// Told on a streaming thread: the first mixed buffer passed (the incoming track is heard from now on), and
+    /// the incoming track's stream started in playbin, cut by that many seconds (the overlap is over).
+    struct Reports: Sendable {
+        var started: @Sendable () -> Void = {}
+        var ended: @Sendable (_ cut: Double) -> Void = { _ in }
+    }
+
+    private let mixing: SampleRewriteProbe
+    private let cutting: LeadingCutProbe
+    private let state = SharedJointState()
+
+    /// On `element`'s pad `padName`; fails if it has no such pad.
+    init?(element: Element, padName: String, reports: Reports) {
+        let state = state
+        guard let mixing = SampleRewriteProbe(element: element, padName: padName, rewriter: { pts in
+            Self.mixer(at: pts, state, reports)
+        }), let cutting = LeadingCutProbe(element: element, padName: padName, cut: {
+            Self.cutAtStreamStart(state, reports)
+        }) else { return nil }
+        self.mixing = mixing
+        self.cutting = cutting
+    }
+
+    /// Loop thread, once the outgoing track streams through the pad: decodes `uri` (started here) to be added into
+    /// the outgoing track's last `seconds`, which ends at `outgoingLength` seconds of its stream time. `nil` (and
+    /// nothing armed) when the pad's format is not one the mix handles, or the incoming pipeline cannot be built.
+    func arm(incoming uri: String, seconds: Double, outgoingLength: Double) -> IncomingTrack? {
+        guard let audio = mixing.currentAudio, let format = MixedSampleFormat(rawValue: audio.format),
+              let caps = mixing.currentCaps, let incoming = try? IncomingTrack(uri: uri, caps: caps) else { return nil }
+        let curve = EqualPowerCurve(start: outgoingLength - seconds, length: seconds)
+        let mix = OverlapMix(format: format, channels: audio.channels, rate: audio.rate, curve: curve)
+        guard incoming.start() != .failure else { return nil }
+        state.withLock { $0 = JointState(overlap: Overlap(incoming: incoming, mix: mix), active: true) }
+        return incoming
+    }
+
+    /// Loop thread: nothing is mixed or cut any more; the incoming track, if one was armed, is the caller's to stop.
+    func end() -> IncomingTrack? {
+        state.withLock { state in
+            defer { state = JointState() }
+            return state.overlap?.incoming
+        }
+    }
+
+    /// Frames of the outgoing track mixed with an incoming sample, and those that had none ready (for the log).
+    var figures: (mixed: Int, missed: Int) {
+        state.withLock { ($0.mixedFrames, $0.missedFrames) }
+    }
+
+    /// Streaming thread: what to do to a buffer at `pts`: nothing unless an overlap is armed and the buffer may
+    /// reach into it (no buffer lasts a second).
+    private static func mixer(at pts: Double, _ state: SharedJointState,
+                              _ reports: Reports) -> ((UnsafeMutableRawBufferPointer) -> Void)? {
+        guard let overlap = state.withLock({ $0.active ? $0.overlap : nil }), pts > overlap.mix.curve.start - 1 else { return nil }
+        return { bytes in
+            let frames = bytes.count / overlap.mix.bytesPerFrame
+            let inOverlap = frames - overlap.mix.firstMixedFrame(of: bytes, at: pts)
+            let missed = overlap.incoming.mix(into: bytes, firstFrameAt: pts, with: overlap.mix)
+            guard inOverlap > 0 else { return }
+            let first = state.withLock { state in
+                guard state.active, state.overlap?.incoming === overlap.incoming else { return false }
+                state.mixedFrames += inOverlap - missed
+                state.missedFrames += missed
+                defer { state.started = true }
+                return !state.started
+            }
+            if first { reports.started() }
+        }
+    }
+
+    /// Streaming thread, at each STREAM_START on the pad, the first after `arm` being the incoming track's: the
+    /// overlap is over, and that stream is cut by what of it was mixed (counted in frames, so it goes on at the next
+    /// sample even if some were missing). One starting before any mix (the overlap never began) is left whole.
+    private static func cutAtStreamStart(_ state: SharedJointState, _ reports: Reports) -> Double? {
+        let cut = state.withLock { state -> Double? in
+            guard let overlap = state.overlap, state.active else { return nil }
+            state.active = false
+            return state.started ? Double(state.mixedFrames) / Double(overlap.mix.rate) : nil
+        }
+        if let cut { reports.ended(cut) }
+        return cut
+    }
+}
+
+/// One armed overlap: the incoming track and how it is added.
+private struct Overlap: @unchecked Sendable {
+    /// Its samples are taken and mixed by one streaming thread at a time (the one passing the outgoing track).
+    let incoming: IncomingTrack
+    let mix: OverlapMix
+}
+
+private struct JointState: Sendable {
+    /// The overlap armed; kept once it is over, until the loop ends it and stops its incoming track.
+    var overlap: Overlap?
+    /// Armed, and the incoming track's stream has not started in playbin yet.
+    var active = false
+    var started = false
+    var mixedFrames = 0
+    var missedFrames = 0
+}
+
+private final class SharedJointState: Sendable {
+    private let mutex = Mutex(JointState())
+
+    func withLock<T>(_ body: (inout JointState) -> T) -> T { mutex.withLock { body(&$0) } }
+}
