@@ -1,9 +1,9 @@
+import Dispatch
 import GStreamer
 
 /// The incoming track of a crossfade, decoded from its start by a pipeline of its own into an appsink, in the
 /// caps the outgoing stream has where the two are mixed (docs/crossfade-design.md). It runs without a clock, as
-/// fast as it decodes, and stops while `maxWaiting` buffers wait to be taken, so what it holds stays bounded. Not
-/// used by the engine yet.
+/// fast as it decodes, and stops while `maxWaiting` buffers wait to be taken, so what it holds stays bounded.
 final class IncomingTrack {
     static let maxWaiting = 64
     private let pipeline: Element
@@ -32,6 +32,14 @@ final class IncomingTrack {
 
     /// Ends it: NULL, which waits for its streaming thread to stop (a local decode stops within one buffer).
     func stop() { _ = pipeline.setState(.null) }
+
+    /// Ends it on a thread of its own, for the loop, which waits for nothing: the last reference goes there too.
+    func stopLater() {
+        let track = StoppedTrack(self)
+        Self.stopping.async { track.value.stop() }
+    }
+
+    private static let stopping = DispatchQueue(label: "quaver.incoming-track-stop")
 
     /// Streaming thread (one at a time): adds the samples waiting into `outgoing`'s frames that lie in the overlap,
     /// `outgoing`'s first frame at `time`; returns how many of those frames had no incoming sample ready (they keep
@@ -62,4 +70,10 @@ final class IncomingTrack {
     }
 
     deinit { stop() }
+}
+
+/// An incoming track handed to the thread that stops it, where nothing else uses it.
+private final class StoppedTrack: @unchecked Sendable {
+    let value: IncomingTrack
+    init(_ value: IncomingTrack) { self.value = value }
 }

@@ -71,9 +71,9 @@ final class CrossfadeJointTests: XCTestCase {
             playbin.set("uri", second.absoluteString)
         }
         let reported = Mutex((starts: 0, cut: Double?.none))
-        let reports = CrossfadeJoint.Reports(started: { reported.withLock { $0.starts += 1 } },
-                                             ended: { cut in reported.withLock { $0.cut = cut } })
-        let joint = try XCTUnwrap(output.child(named: "joint").flatMap { CrossfadeJoint(element: $0, padName: "src", reports: reports) })
+        let reports = CrossfadeJoint.Reports(started: { _ in reported.withLock { $0.starts += 1 } },
+                                             ended: { _, cut in reported.withLock { $0.cut = cut } })
+        let joint = try XCTUnwrap(output.child(named: "joint").flatMap { CrossfadeJoint(element: $0, padName: "src", streaming: StreamingSide(), generation: 0) })
         var streamStarts = 0
         XCTAssertNotEqual(playbin.setState(.paused), .failure)
         XCTAssertTrue(wait(on: playbin.bus, for: { kind in
@@ -83,7 +83,7 @@ final class CrossfadeJointTests: XCTestCase {
         }), "prerolled")
         if crossfading {
             let length = Double(try wavSamples(first).count / channels) / Double(rate)
-            XCTAssertNotNil(joint.arm(incoming: second.absoluteString, seconds: overlap, outgoingLength: length))
+            XCTAssertNotNil(joint.arm(incoming: second.absoluteString, seconds: overlap, outgoingLength: length, reports: reports))
         }
         XCTAssertNotEqual(playbin.setState(.playing), .failure)
         XCTAssertTrue(wait(on: playbin.bus, for: { kind in
