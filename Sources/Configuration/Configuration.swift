@@ -46,6 +46,9 @@ public struct Configuration: Equatable, Sendable {
         /// `fade-on-skip-ms`: Next, Previous, a jump or opening a file fade the track heard out over this many
         /// milliseconds before the next starts; 0…10 000, 0 is no fade.
         public var fadeOnSkipMS = 0
+        /// `crossfade-seconds`: a joint between tracks not of one album overlaps for this many seconds, 0…12,
+        /// 0 is none (every joint gapless). The state file's value, once set over D-Bus, wins at start.
+        public var crossfadeSeconds = 0.0
     }
 
     /// `[interruptions]`: what the daemon does when something else needs the sound or the session.

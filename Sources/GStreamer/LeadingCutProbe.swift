@@ -6,7 +6,7 @@ import Synchronization
 /// start (and count its time) that much later, and its buffers are clipped to it (`gst_audio_buffer_clip`), so the
 /// first sample that passes is the one at the cut, at the running time where the stream began. A crossfade's
 /// incoming track uses it: its first seconds were heard already, mixed into the outgoing one
-/// (docs/crossfade-design.md). Runs on streaming threads; removed when the guard is released.
+/// (docs/ARCHITECTURE.md, "Crossfade"). Runs on streaming threads; removed when the guard is released.
 public final class LeadingCutProbe {
     /// Asked at each STREAM_START: the seconds to cut from that stream, or `nil` to leave it whole.
     public typealias Cut = @Sendable () -> Double?

@@ -1,10 +1,10 @@
 import GStreamer
 
-/// The place on playbin's stream where a crossfade happens (docs/crossfade-design.md): a `SampleRewriteProbe` adds
+/// The place on playbin's stream where a crossfade happens (docs/ARCHITECTURE.md, "Crossfade"): a `SampleRewriteProbe` adds
 /// the incoming track's first seconds into the outgoing track's last ones, and a `LeadingCutProbe` on the same pad
 /// cuts what was mixed off the incoming track when playbin, handed it at about-to-finish, starts its stream, so
 /// that it carries on at the sample where the mix ended. Outside an overlap both probes let every buffer and
-/// event pass untouched: a joint nobody armed stays gapless and bit-exact. Not used by the engine yet.
+/// event pass untouched: a joint nobody armed stays gapless and bit-exact.
 ///
 /// Threads: `arm` and `end` on the loop, the probes on streaming threads; what they share is `StreamingSide`'s
 /// (one pipeline's: a playbin given up changes nothing), and the samples are mixed outside its lock.
@@ -34,12 +34,14 @@ final class CrossfadeJoint {
         self.cutting = cutting
     }
 
-    /// Loop thread, once the outgoing track streams through the pad: decodes `uri` (started here) to be added into
+    /// Loop thread, once the outgoing track streams through the pad: decodes `uri` (started here, levelled by
+    /// `levelling` as IncomingTrack takes it) to be added into
     /// the outgoing track's last `seconds`, which ends at `outgoingLength` seconds of its stream time. `nil` (and
     /// nothing armed) when the pad's format is not one the mix handles, or the incoming pipeline cannot be built.
-    func arm(incoming uri: String, seconds: Double, outgoingLength: Double, reports: Reports) -> IncomingTrack? {
-        guard let audio = mixing.currentAudio, let format = MixedSampleFormat(rawValue: audio.format),
-              let caps = mixing.currentCaps, let incoming = try? IncomingTrack(uri: uri, caps: caps) else { return nil }
+    func arm(incoming uri: String, levelling: String? = nil, seconds: Double, outgoingLength: Double,
+             reports: Reports) -> IncomingTrack? {
+        guard let audio = mixing.currentAudio, let format = MixedSampleFormat(rawValue: audio.format), let caps = mixing.currentCaps,
+              let incoming = try? IncomingTrack(uri: uri, caps: caps, levelling: levelling) else { return nil }
         let curve = EqualPowerCurve(start: outgoingLength - seconds, length: seconds)
         let mix = OverlapMix(format: format, channels: audio.channels, rate: audio.rate, curve: curve)
         guard incoming.start() != .failure else { return nil }

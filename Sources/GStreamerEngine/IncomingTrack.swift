@@ -2,7 +2,7 @@ import Dispatch
 import GStreamer
 
 /// The incoming track of a crossfade, decoded from its start by a pipeline of its own into an appsink, in the
-/// caps the outgoing stream has where the two are mixed (docs/crossfade-design.md). It runs without a clock, as
+/// caps the outgoing stream has where the two are mixed (docs/ARCHITECTURE.md, "Crossfade"). It runs without a clock, as
 /// fast as it decodes, and stops while `maxWaiting` buffers wait to be taken, so what it holds stays bounded.
 final class IncomingTrack {
     static let maxWaiting = 64
@@ -13,10 +13,12 @@ final class IncomingTrack {
     private var used = 0
 
     /// Throws if GStreamer lacks an element of the chain; the URI and caps are set as properties, never parsed
-    /// as part of a pipeline description.
-    init(uri: String, caps: String) throws {
+    /// as part of a pipeline description. `levelling` (ours, a `gst-launch` fragment: ReplayGain's `rgvolume`) goes
+    /// right after the decoder.
+    init(uri: String, caps: String, levelling: String? = nil) throws {
         GStreamer.initialize()
-        pipeline = try Element.pipeline("uridecodebin name=decoder ! audioconvert ! audioresample ! capsfilter name=format"
+        let levelled = levelling.map { "audioconvert ! \($0) ! " } ?? ""
+        pipeline = try Element.pipeline("uridecodebin name=decoder ! \(levelled)audioconvert ! audioresample ! capsfilter name=format"
                                         + " ! appsink name=samples sync=false max-buffers=\(Self.maxWaiting)")
         guard let decoder = pipeline.child(named: "decoder"), let format = pipeline.child(named: "format"),
               let sink = pipeline.child(named: "samples").flatMap(AppSink.init) else {

@@ -1,9 +1,9 @@
 import Glibc
 
-// The arithmetic of a crossfade's overlap (docs/crossfade-design.md): the incoming track's samples added into the
+// The arithmetic of a crossfade's overlap (docs/ARCHITECTURE.md, "Crossfade"): the incoming track's samples added into the
 // outgoing track's last seconds along an equal-power curve, in the outgoing stream's own sample format, so that
-// samples outside the overlap are never touched (a same-album joint and crossfade 0 stay bit-exact). Not called
-// yet: the probe that will call it, on a streaming thread, is the design's next step.
+// samples outside the overlap are never touched (a same-album joint and crossfade 0 stay bit-exact). The
+// CrossfadeJoint's probe calls it, on a streaming thread.
 
 /// The gains of an overlap of `length` seconds starting at `start` (the outgoing track's stream time): the outgoing
 /// track at cos(½πg), the incoming at sin(½πg), g going from 0 to 1, so the squares add to 1 and two unrelated

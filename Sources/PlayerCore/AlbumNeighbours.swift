@@ -2,7 +2,7 @@
 // the album's gain (the album sounds as mastered) and the track's own (a mix of albums sounds even), as
 // foobar2000 and MPD do. The neighbours are those in play order (shuffle included), so a shuffled album
 // is levelled track by track. The same rule says whether the joint into a track is within its album, which a
-// crossfade keeps gapless (docs/crossfade-design.md).
+// crossfade keeps gapless (docs/ARCHITECTURE.md, "Crossfade").
 extension Player {
     /// `track` as the engine gets it.
     func engineItem(for track: Track) -> EngineItem {

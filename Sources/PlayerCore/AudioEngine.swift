@@ -16,7 +16,7 @@ public struct EngineItem: Equatable, Sendable {
     /// "auto" levels it by the album's gain then. Always false unless `Player.marksAlbumNeighbours`.
     public var sharesAlbumWithNeighbour: Bool
     /// The track played just before it (in play order) is from the same album: the joint into it stays gapless
-    /// when crossfading (docs/crossfade-design.md). Always false unless `Player.marksAlbumJoints`.
+    /// when crossfading (docs/ARCHITECTURE.md, "Crossfade"). Always false unless `Player.marksAlbumJoints`.
     public var continuesAlbum: Bool
     public init(id: TrackID, uri: String, sharesAlbumWithNeighbour: Bool = false, continuesAlbum: Bool = false) {
         self.id = id

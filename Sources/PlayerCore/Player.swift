@@ -51,6 +51,14 @@ public final class Player {
     public var marksAlbumJoints = false {
         didSet { syncPreparedNext() }
     }
+    /// Seconds a joint not within an album overlaps (`AudioEngine.setCrossfade`), 0…12; the album joints are marked
+    /// while it is on.
+    public var crossfadeSeconds = 0.0 {
+        didSet {
+            engine.setCrossfade(seconds: crossfadeSeconds)
+            marksAlbumJoints = crossfadeSeconds > 0
+        }
+    }
     /// Network buffer fill of the loaded item; 100 when not buffering.
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.

@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import XCTest
 
-/// A crossfade's joint on a real playbin (docs/crossfade-design.md): the sweep's two halves played one after the
+/// A crossfade's joint on a real playbin (docs/ARCHITECTURE.md, "Crossfade"): the sweep's two halves played one after the
 /// other into a WAV at the sound card's pace, the second handed over at about-to-finish, with a CrossfadeJoint in
 /// front of the WAV writer. Armed, the second half is mixed into the first's last second and playbin's copy of it
 /// goes on where the mix ended; not armed, the joint is gapless and bit-exact as without the joint.

@@ -1,3 +1,4 @@
+import Foundation
 import GStreamer
 import GStreamerEngine
 import PlayerCore
@@ -94,10 +95,38 @@ final class CrossfadeTests: XCTestCase {
         XCTAssertEqual(Array(got.suffix(c.count)), c, "the new track whole, nothing mixed into it")
     }
 
+    /// ReplayGain "track": the incoming track, tagged −6 dB, is mixed in at −6 dB and goes on at −6 dB in playbin;
+    /// the untagged outgoing one stays as it is.
+    func testReplayGainLevelsTheIncomingTrackInsideTheMix() throws {
+        let tagged = directory.url.appendingPathComponent("tagged.flac")
+        try Fixtures.run("sox", ["-q", incoming.path, tagged.path])
+        try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-6.00 dB", "--set-tag=REPLAYGAIN_TRACK_PEAK=0.5", tagged.path])
+        let (engine, recorder, written) = try play(continuesAlbum: false, incoming: tagged, replayGain: ReplayGain(mode: .track))
+        recorder.wait(for: .endOfStream(TrackID(2)), timeout: 15)
+        engine.stop()
+        let gain = pow(10, -6.0 / 20)
+        let a = try wavSamples(outgoing), b = try wavSamples(incoming), got = try wavSamples(written)
+        let overlapFrames = (a.count + b.count - got.count) / channels
+        XCTAssertEqual(Double(overlapFrames) / Double(rate), overlap, accuracy: 0.05, "the overlap's length")
+        let start = a.count - overlapFrames * channels
+        XCTAssertEqual(Array(got[..<start]), Array(a[..<start]), "the untagged outgoing track untouched")
+        let inside = (start..<a.count).map { index -> Double in
+            let progress = Double((index - start) / channels) / Double(overlapFrames)
+            let expected = Double(a[index]) * cos(progress * .pi / 2) + Double(b[index - start]) * gain * sin(progress * .pi / 2)
+            return abs(Double(got[index]) - expected)
+        }
+        XCTAssertLessThanOrEqual(inside.max() ?? .infinity, 8, "inside: the incoming track at −6 dB (dithered by the float path: up to 3.1 measured)")
+        let after = (a.count..<got.count).map { abs(Double(got[$0]) - Double(b[$0 - start]) * gain) }
+        XCTAssertLessThanOrEqual(after.max() ?? .infinity, 8, "after: playbin's incoming track at −6 dB too")
+    }
+
     /// Plays the outgoing tone, the incoming one prepared after it, crossfade on; the recorder and the WAV written.
-    private func play(continuesAlbum: Bool, crossfade: Double = 1) throws -> (GStreamerEngine, EventRecorder, URL) {
+    private func play(continuesAlbum: Bool, crossfade: Double = 1, incoming: URL? = nil,
+                      replayGain: ReplayGain = ReplayGain()) throws -> (GStreamerEngine, EventRecorder, URL) {
+        let incoming = incoming ?? self.incoming!
         let written = directory.url.appendingPathComponent("crossfaded-\(continuesAlbum).wav")
-        let engine = try GStreamerEngineFactory.make(sink: WAVSink.realTimeDescription(writingTo: written))
+        let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.realTimeDescription(writingTo: written),
+                                                              applicationName: "Quaver tests", replayGain: replayGain))
         let recorder = EventRecorder()
         engine.delegate = recorder
         engine.setCrossfade(seconds: crossfade)

@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// The overlap's pieces on real buffers: the sweep played into a WAV, clocked like a sound card, with a second
-/// copy of it (IncomingTrack) added in place from 1 s on over 1 s by a SampleRewriteProbe (docs/crossfade-design.md).
+/// copy of it (IncomingTrack) added in place from 1 s on over 1 s by a SampleRewriteProbe (docs/ARCHITECTURE.md, "Crossfade").
 final class OverlapRecordingTests: XCTestCase {
     private let start = 1.0, length = 1.0
     private let rate = Fixtures.sampleRate, channels = Fixtures.channels
