@@ -84,6 +84,33 @@ final class CrossfadeTests: XCTestCase {
         XCTAssertEqual(Array(got[sample..<sample + compared]), Array(b[at..<at + compared]), "alone, bit-exact")
     }
 
+    func testAPauseDuringTheOverlapKeepsTheIncomingTrackWhereItIsHeard() throws {
+        let (engine, recorder, written) = try play(continuesAlbum: false, crossfade: 4)
+        recorder.wait(for: .trackStarted(TrackID(2)), timeout: 15)
+        runLoop(for: 0.5)
+        engine.pause()
+        let paused = recorder.events.count
+        runLoop(for: 1)
+        let heard = seconds(engine.position)
+        XCTAssertEqual(heard, 0.5, accuracy: 0.4, "paused where the incoming track was heard")
+        runLoop(for: 0.5)
+        XCTAssertEqual(seconds(engine.position), heard, accuracy: 0.05, "and stays there")
+        engine.play()
+        recorder.wait(for: .endOfStream(TrackID(2)), timeout: 15)
+        engine.stop()
+        XCTAssertEqual(trackStarts(recorder), [TrackID(1), TrackID(2)], "no track started again")
+        XCTAssertFalse(recorder.events[paused...].contains { if case .failed = $0 { true } else { false } })
+        // The pause reloads the incoming track (through NULL: the WAV holds what came after); from a second in, it
+        // is the incoming track alone to its end, bit-exact.
+        let b = try wavSamples(incoming), got = try wavSamples(written)
+        let sample = rate * channels
+        XCTAssertGreaterThan(got.count, sample + 64)
+        let found = (0..<(b.count - 64)).first { b[$0..<$0 + 64].elementsEqual(got[sample..<sample + 64]) }
+        let at = try XCTUnwrap(found, "what was written after the pause is the incoming track")
+        let compared = min(got.count - sample, b.count - at)
+        XCTAssertEqual(Array(got[sample..<sample + compared]), Array(b[at..<at + compared]), "alone, bit-exact")
+    }
+
     func testASkipDuringTheOverlapPlaysTheNewTrack() throws {
         let (engine, recorder, written) = try play(continuesAlbum: false, crossfade: 4)
         recorder.wait(for: .trackStarted(TrackID(2)), timeout: 15)
