@@ -35,13 +35,13 @@ final class CrossfadeJoint {
     }
 
     /// Loop thread, once the outgoing track streams through the pad: decodes `uri` (started here, levelled by
-    /// `levelling` as IncomingTrack takes it) to be added into
+    /// `levelling` and given `equalizer`'s gains, as IncomingTrack takes them) to be added into
     /// the outgoing track's last `seconds`, which ends at `outgoingLength` seconds of its stream time. `nil` (and
     /// nothing armed) when the pad's format is not one the mix handles, or the incoming pipeline cannot be built.
-    func arm(incoming uri: String, levelling: String? = nil, seconds: Double, outgoingLength: Double,
-             reports: Reports) -> IncomingTrack? {
+    func arm(incoming uri: String, levelling: String? = nil, equalizer: EqualizerStage? = nil, seconds: Double,
+             outgoingLength: Double, reports: Reports) -> IncomingTrack? {
         guard let audio = mixing.currentAudio, let format = MixedSampleFormat(rawValue: audio.format), let caps = mixing.currentCaps,
-              let incoming = try? IncomingTrack(uri: uri, caps: caps, levelling: levelling) else { return nil }
+              let incoming = try? IncomingTrack(uri: uri, caps: caps, levelling: levelling, equalizer: equalizer) else { return nil }
         let curve = EqualPowerCurve(start: outgoingLength - seconds, length: seconds)
         let mix = OverlapMix(format: format, channels: audio.channels, rate: audio.rate, curve: curve)
         guard incoming.start() != .failure else { return nil }

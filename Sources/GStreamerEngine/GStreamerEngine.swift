@@ -516,8 +516,8 @@ public final class GStreamerEngine: AudioEngine {
         guard let plan = crossfadePlan(seconds: state.crossfadeSeconds), state.loaded.crossfadeRefused != plan.incoming.id,
               let joint = pipeline.crossfadeJoint else { return }
         let levelling = configuration.replayGain.incomingVolumeElement(albumGain: plan.incoming.sharesAlbumWithNeighbour)
-        guard let track = joint.arm(incoming: plan.incoming.uri, levelling: levelling, seconds: plan.seconds,
-                                    outgoingLength: plan.outgoingLength, reports: crossfadeReports()) else {
+        guard let track = joint.arm(incoming: plan.incoming.uri, levelling: levelling, equalizer: pipeline.equalizer,
+                                    seconds: plan.seconds, outgoingLength: plan.outgoingLength, reports: crossfadeReports()) else {
             state.loaded.crossfadeRefused = plan.incoming.id
             return Self.log.info("no crossfade into \(plan.incoming.uri): the stream is in a format the mix does not take")
         }

@@ -8,16 +8,19 @@ final class IncomingTrack {
     static let maxWaiting = 64
     private let pipeline: Element
     let samples: AppSink
+    /// The equaliser's elements in its chain, given the gains of playbin's (`GStreamerEngine.setEqualizer`).
+    let equalizer: EqualizerStage?
     /// Samples taken from the appsink and not mixed yet, and how far they were used (the mixing thread's only).
     private var taken: [UInt8] = []
     private var used = 0
 
     /// Throws if GStreamer lacks an element of the chain; the URI and caps are set as properties, never parsed
     /// as part of a pipeline description. `levelling` (ours, a `gst-launch` fragment: ReplayGain's `rgvolume`) goes
-    /// right after the decoder.
-    init(uri: String, caps: String, levelling: String? = nil) throws {
+    /// right after the decoder, then the equaliser with `equalizer`'s gains when given (and the plugin is there).
+    init(uri: String, caps: String, levelling: String? = nil, equalizer gains: EqualizerStage? = nil) throws {
         GStreamer.initialize()
-        let levelled = levelling.map { "audioconvert ! \($0) ! " } ?? ""
+        let shaping = [levelling, gains == nil ? nil : EqualizerStage.fragment].compactMap { $0 }
+        let levelled = shaping.isEmpty ? "" : "audioconvert ! \(shaping.joined(separator: " ! ")) ! "
         pipeline = try Element.pipeline("uridecodebin name=decoder ! \(levelled)audioconvert ! audioresample ! capsfilter name=format"
                                         + " ! appsink name=samples sync=false max-buffers=\(Self.maxWaiting)")
         guard let decoder = pipeline.child(named: "decoder"), let format = pipeline.child(named: "format"),
@@ -27,6 +30,13 @@ final class IncomingTrack {
         decoder.set("uri", uri)
         format.set("caps", caps)
         samples = sink
+        let built = pipeline
+        equalizer = gains.map { gains in
+            let stage = EqualizerStage()
+            stage.set(preAmp: gains.preAmp, gains: gains.gains)
+            stage.use(built)
+            return stage
+        }
     }
 
     /// Starts decoding; the state change completes on GStreamer's threads.

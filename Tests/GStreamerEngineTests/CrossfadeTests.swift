@@ -147,9 +147,27 @@ final class CrossfadeTests: XCTestCase {
         XCTAssertLessThanOrEqual(after.max() ?? .infinity, 8, "after: playbin's incoming track at −6 dB too")
     }
 
+    /// The equaliser's pre-amp at −6 dB: both tracks, inside the mix too, come out at −6 dB.
+    func testTheEqualizerShapesTheIncomingTrackInsideTheMix() throws {
+        let (engine, recorder, written) = try play(continuesAlbum: false, equalizerPreAmp: -6)
+        recorder.wait(for: .endOfStream(TrackID(2)), timeout: 15)
+        engine.stop()
+        let gain = pow(10, -6.0 / 20)
+        let a = try wavSamples(outgoing), b = try wavSamples(incoming), got = try wavSamples(written)
+        let overlapFrames = (a.count + b.count - got.count) / channels
+        XCTAssertEqual(Double(overlapFrames) / Double(rate), overlap, accuracy: 0.05, "the overlap's length")
+        let start = a.count - overlapFrames * channels
+        let inside = (start..<a.count).map { index -> Double in
+            let progress = Double((index - start) / channels) / Double(overlapFrames)
+            let expected = (Double(a[index]) * cos(progress * .pi / 2) + Double(b[index - start]) * sin(progress * .pi / 2)) * gain
+            return abs(Double(got[index]) - expected)
+        }
+        XCTAssertLessThanOrEqual(inside.max() ?? .infinity, 8, "inside: both tracks at −6 dB")
+    }
+
     /// Plays the outgoing tone, the incoming one prepared after it, crossfade on; the recorder and the WAV written.
     private func play(continuesAlbum: Bool, crossfade: Double = 1, incoming: URL? = nil,
-                      replayGain: ReplayGain = ReplayGain()) throws -> (GStreamerEngine, EventRecorder, URL) {
+                      replayGain: ReplayGain = ReplayGain(), equalizerPreAmp: Double? = nil) throws -> (GStreamerEngine, EventRecorder, URL) {
         let incoming = incoming ?? self.incoming!
         let written = directory.url.appendingPathComponent("crossfaded-\(continuesAlbum).wav")
         let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.realTimeDescription(writingTo: written),
@@ -157,6 +175,7 @@ final class CrossfadeTests: XCTestCase {
         let recorder = EventRecorder()
         engine.delegate = recorder
         engine.setCrossfade(seconds: crossfade)
+        if let equalizerPreAmp { engine.setEqualizer(preAmp: equalizerPreAmp, gains: Array(repeating: 0, count: 10)) }
         let first = crossfade > 2 ? longOutgoing! : outgoing!
         engine.load(EngineItem(id: TrackID(1), uri: first.absoluteString), at: .zero, playing: true)
         engine.prepareNext(EngineItem(id: TrackID(2), uri: incoming.absoluteString, continuesAlbum: continuesAlbum))
