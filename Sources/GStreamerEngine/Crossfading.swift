@@ -56,7 +56,9 @@ extension GStreamerEngine {
               let length = reported.duration, let heard = livePosition() else { return nil }
         let total = length.inSeconds, seconds = min(setting, total / 2)
         let left = total - heard.inSeconds - seconds
-        guard left <= Self.crossfadeLead, left >= Self.crossfadeLeastLead else { return nil }
+        // Its own pipeline reads the file as it is now: a WAV replaced since the check must not reach wavparse.
+        guard left <= Self.crossfadeLead, left >= Self.crossfadeLeastLead, WAVGuard.refusal(fileURI: incoming.uri) == nil
+        else { return nil }
         return CrossfadePlan(incoming: incoming, seconds: seconds, outgoingLength: total)
     }
 
