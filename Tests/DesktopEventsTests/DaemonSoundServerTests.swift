@@ -29,11 +29,7 @@ class DaemonSoundServerChecks: XCTestCase {
     /// Starts quaverd (again, on the same home and state after `daemon = nil`), playing the long tone.
     func startDaemon() throws {
         let music = try sound.tone(seconds: 300, named: "music.flac")
-        var environment = bus.environment.merging(sound.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.path + "/" + folder
-        }
+        let environment = bus.daemonEnvironment(home: home.path).merging(sound.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
         daemon = try SpawnedTool([productsDirectory.appendingPathComponent("quaverd").path,
                                   "--output", "pulsesink", "--play", music.absoluteString],
                                  environment: environment, output: home.path + "/quaverd.out", errors: home.path + "/quaverd.err")

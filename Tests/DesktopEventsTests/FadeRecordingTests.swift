@@ -1,6 +1,5 @@
 import DBus
 import Foundation
-import Glibc
 import TestSupport
 import XCTest
 
@@ -26,18 +25,14 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
                             interface: "org.mpris.MediaPlayer2.Player", method: method, arguments: arguments, timeout: 5)
     }
 
-    /// Records the default sink's monitor from a second before `action` to `after` seconds after it; the
-    /// recording's 48 kHz mono samples.
+    /// Records the default sink's monitor from 1.5 s of sound before `action` (`measureFade` takes the steady level
+    /// from the first half second) to `after` seconds of sound after it; the recording's 48 kHz mono samples.
     func record(around action: () throws -> Void, after: Double) throws -> [Int16] {
-        let file = sound.directory.path + "/fade.raw"
-        let recorder = try SpawnedTool(["parec", "-d", "a.monitor", "--raw", "--format=s16le", "--rate=48000", "--channels=1",
-                                        "--latency-msec=10"], environment: sound.environment, output: file)
-        usleep(1_500_000)  // the null sink's first second runs slow (PulseAudio): past it, the tone is steady
+        let recording = try MonitorRecording(sink: "a", on: sound)
+        try recording.waitUntilRecorded(1.5)
         try action()
-        usleep(useconds_t(after * 1_000_000))
-        recorder.stop()
-        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        try recording.waitUntilRecorded(recording.seconds + after)
+        return try recording.stop()
     }
 
     /// The tone's peak in each 5 ms window (240 samples: three periods of 660 Hz and more).

@@ -115,18 +115,17 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
                             environment: sound.environment, output: sound.directory.path + "/sox-hum.out").finish()
         let hum = try sound.paplay(["-d", "c", humFile])
         defer { hum.stop() }
-        usleep(3_000_000)  // a new null sink records nothing for its first second or so (PulseAudio)
-        let files = ["a", "c"].map { sound.directory.path + "/\($0).raw" }
-        let recorders = try zip(["a", "c"], files).map { sink, file in
-            try SpawnedTool(["parec", "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=48000", "--channels=1",
-                             "--latency-msec=10"], environment: sound.environment, output: file)
-        }
-        usleep(1_500_000)
+        // A new null sink records nothing for its first second or so (PulseAudio): c's monitor is heard running
+        // (half a second recorded) before the recordings that share a time line start.
+        let warmUp = try MonitorRecording(sink: "c", on: sound)
+        try warmUp.waitUntilRecorded(0.5)
+        _ = try warmUp.stop()
+        let recordings = try ["a", "c"].map { try MonitorRecording(sink: $0, on: sound) }
+        try recordings.forEach { try $0.waitUntilRecorded(1.5) }
         try quaver("SetOutput", [.string("c")])
         XCTAssertTrue(eventually(timeout: 10) { self.ourSinkName == "c" })
-        usleep(1_500_000)
-        recorders.forEach { $0.stop() }
-        let loud = try files.map { try Self.loudMilliseconds(in: $0) }
+        try recordings[1].waitUntilRecorded(recordings[1].seconds + 1.5)
+        let loud = try recordings.map { Self.loudMilliseconds(in: try $0.stop()) }
         let lastOnA = try XCTUnwrap(loud[0].last, "no sound recorded on a"), firstOnC = try XCTUnwrap(loud[1].first, "no sound on c")
         print("\(sound.name): move on the recordings: last sound on a at \(lastOnA) ms, first on c at \(firstOnC) ms, "
               + "gap \(firstOnC - lastOnA - 1) ms; heard \(loud[0].count + loud[1].count) ms of tone in \(loud[1].last.map { $0 + 1 } ?? 0) ms")
@@ -136,11 +135,9 @@ class OutputChoiceChecks: DaemonSoundServerChecks {
         XCTAssertLessThan(abs(loud[0].count + loud[1].count - span), 80, "no audio lost or played twice")
     }
 
-    /// The 1 ms windows of a raw 48 kHz mono s16le recording in which the tone sounds (peak above −20 dBFS).
-    static func loudMilliseconds(in file: String) throws -> [Int] {
-        let data = try Data(contentsOf: URL(fileURLWithPath: file))
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        return stride(from: 0, to: samples.count - 47, by: 48).enumerated().compactMap { window, start in
+    /// The 1 ms windows of a 48 kHz recording in which the tone sounds (peak above −20 dBFS).
+    static func loudMilliseconds(in samples: [Int16]) -> [Int] {
+        stride(from: 0, to: samples.count - 47, by: 48).enumerated().compactMap { window, start in
             samples[start..<start + 48].contains { abs(Int($0)) > 3277 } ? window : nil
         }
     }

@@ -48,13 +48,17 @@ final class RunningDaemon {
         return launcher
     }
 
+    /// A home for `init(home:)` whose config.toml holds `settings`.
+    static func home(settings: String) throws -> TemporaryDirectory {
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let folder = home.url.appendingPathComponent("config/quaver")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try settings.write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        return home
+    }
+
     static func environment(bus: PrivateBus, home: TemporaryDirectory) -> [String: String] {
-        var environment = bus.environment
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.path + "/" + folder
-        }
-        return environment
+        bus.daemonEnvironment(home: home.path)
     }
 
     static func hasOwner(_ client: Connection) -> Bool {
@@ -100,9 +104,12 @@ final class RunningDaemon {
         XCTFail("timed out waiting for \(what); quaverd's log ends:\n\(logTail)", file: file, line: line)
     }
 
-    /// The last lines quaverd wrote, for failure messages (a CI run shows nothing else of the daemon).
+    /// The last lines quaverd wrote, for failure messages (a CI run shows nothing else of the daemon); all of
+    /// them once it has died, so that the Swift runtime's crash report (every thread's stack) is shown whole.
     var logTail: String {
-        process.standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
+        let log = process.standardError
+        guard process.isRunning else { return log }
+        return log.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
     }
 
     // MARK: playerctl

@@ -7,6 +7,8 @@ import XCTest
 
 /// A library of 100 000 tracks answering its heaviest calls while another client polls `Get(PlaybackStatus)`
 /// every 20 ms: the queries run on the library's own thread, so the loop answers the poll meanwhile.
+/// How long a poll waited is printed, not asserted (a speed figure, for scripts/bench): under load a poll waited
+/// 189 ms with the queries off the loop (docs/development.md, run 2), nearly as long as with them on it (202, 232 ms).
 final class LibraryLoadTests: XCTestCase {
     static let trackCount = 100_000
 
@@ -39,11 +41,15 @@ final class LibraryLoadTests: XCTestCase {
                                     timeout: 10)
         }
         var answered: [String] = []
+        var long: [(method: String, polls: Int)] = []
         let call = { (method: String, arguments: [DBusValue], path: String, interface: String) in
             let start = Date()
             _ = try loaded.client.call(destination: ControlAPI.busName, path: ObjectPath(path), interface: interface,
                                        method: method, arguments: arguments, timeout: 60)
-            answered.append("\(method) \(Int(Date().timeIntervalSince(start) * 1000)) ms")
+            let end = Date()
+            let polls = poll.pollsAnswered(within: start...end)
+            answered.append("\(method) \(Int(end.timeIntervalSince(start) * 1000)) ms (\(polls) polls answered)")
+            if end.timeIntervalSince(start) >= 0.1 { long.append((method, polls)) }
         }
         let library = { (method: String, arguments: [DBusValue]) in
             try call(method, arguments, ControlAPI.objectPath, ControlAPI.libraryInterface)
@@ -62,8 +68,9 @@ final class LibraryLoadTests: XCTestCase {
         print("100 000 tracks: \(answered.joined(separator: ", ")); \(polls) polls every 20 ms meanwhile, "
               + "the longest waited \(Int(longest * 1000)) ms")
         XCTAssertEqual(loaded.tracks.count, 1668)
-        // Measured: 6 to 75 ms (debug build, load 6 to 16 on 2 cores); 202 and 232 ms with the queries on the loop.
-        XCTAssertLessThan(longest, 0.15, "the poll waited for the library")
+        // A call of 100 ms or more (5 poll intervals) during which no poll was both sent and answered held the loop.
+        print("calls long enough to tell a held loop by: \(long.map(\.method))")
+        for (method, polls) in long { XCTAssertGreaterThan(polls, 0, "\(method) held the loop: \(answered)") }
     }
 
     static func index(_ home: TemporaryDirectory) -> String { home.path + "/cache/quaver/library.db" }

@@ -55,11 +55,7 @@ final class NetworkEndToEndTests: SongServerTestCase {
     /// cache holds only the file's real bytes (byte i is i % 251; holes of a sparse file read as 0).
     func testAHostileServerFailsTracksClearlyAndTheDaemonGoesOn() throws {
         let hostile = try TestServer("hostile")
-        let home = try TemporaryDirectory(prefix: "quaverd-home")
-        let config = home.url.appendingPathComponent("config/quaver")
-        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "[network]\nretries = 1\nconnect-timeout-seconds = 1\n"
-            .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let home = try RunningDaemon.home(settings: "[network]\nretries = 1\nconnect-timeout-seconds = 1\n")
         let daemon = try RunningDaemon([try Media.fixtures().flac.path], home: home)
         let cases = [("stalled-body", "timed out"), ("to-file", "file"), ("gzip-bomb", "Content-Encoding"),
                      ("redirect-chain/0", "redirect"), ("wrong-range", "Content-Range")]

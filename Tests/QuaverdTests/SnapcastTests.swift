@@ -36,11 +36,7 @@ final class SnapcastTests: XCTestCase {
         [log]
         level = "debug"
         """.write(toFile: home.path + "/config/quaver/config.toml", atomically: true, encoding: .utf8)
-        var environment = bus.environment.merging(pulse.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
-        environment["HOME"] = home.path
-        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config")] {
-            environment[key] = home.path + "/" + folder
-        }
+        let environment = bus.daemonEnvironment(home: home.path).merging(pulse.environment.filter { $0.key == "PULSE_SERVER" }) { $1 }
         // At snapserver's raised priority (SnapcastRig): starved for more than the output's 100 ms lead by
         // builds on the same two cores, quaverd's late samples made snapserver jump ahead (measured).
         daemon = try SpawnedTool(["nice", "-n", "-10", productsDirectory.appendingPathComponent("quaverd").path],
@@ -148,13 +144,16 @@ final class SnapcastTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// Records `room.monitor` while `start` runs and for `seconds` after it.
+    /// Records `room.monitor` from 0.3 s of sound before `start` to `seconds` of sound after it, by the recording's
+    /// own length rather than the wall clock: a parec that starts late or lags under load still records it all.
     private func record(seconds: Int, _ start: () throws -> Void) throws -> StereoRecording {
         let file = snapcast.directory.path + "/room.raw"
         let recorder = try snapcast.record(pulse: pulse, into: file)
-        usleep(300_000)
+        XCTAssertTrue(eventually(timeout: 20) { SnapcastRig.recordedSeconds(in: file) >= 0.3 }, "parec: \(recorder.errors)")
         try start()
-        usleep(useconds_t(seconds) * 1_000_000)
+        let end = SnapcastRig.recordedSeconds(in: file) + Double(seconds)
+        XCTAssertTrue(eventually(timeout: Double(seconds) + 30) { SnapcastRig.recordedSeconds(in: file) >= end },
+                      "\(SnapcastRig.recordedSeconds(in: file)) s recorded; parec: \(recorder.errors)")
         recorder.stop(signal: SIGINT)
         return try StereoRecording(file: file)
     }

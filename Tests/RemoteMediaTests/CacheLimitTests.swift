@@ -74,16 +74,3 @@ final class CacheLimitTests: XCTestCase {
         return lstat(file.path, &info) == 0 ? UInt64(info.st_blocks) * 512 : 0
     }
 }
-
-/// A reader that keeps what it was pushed (pushed from the download thread or the reader's own).
-private final class RecordingSink: ByteSink, @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: [UInt8] = []
-    var bytes: [UInt8] {
-        get { lock.withLock { received } }
-        set { lock.withLock { received = newValue } }
-    }
-
-    func push(_ bytes: UnsafeRawBufferPointer) { lock.withLock { received.append(contentsOf: bytes) } }
-    func endOfStream() {}
-}

@@ -56,3 +56,16 @@ final class DownloadRun {
         return true
     }
 }
+
+/// A reader that keeps what it was pushed (pushed from the download thread or the reader's own).
+final class RecordingSink: ByteSink, @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [UInt8] = []
+    var bytes: [UInt8] {
+        get { lock.withLock { received } }
+        set { lock.withLock { received = newValue } }
+    }
+
+    func push(_ bytes: UnsafeRawBufferPointer) { lock.withLock { received.append(contentsOf: bytes) } }
+    func endOfStream() {}
+}

@@ -8,6 +8,8 @@ public final class PollingClient: @unchecked Sendable {
     private var running = true
     private var longest = 0.0
     private var polls = 0
+    /// When each poll was sent and when its answer came, in order.
+    private var answered: [(sent: Date, answer: Date)] = []
     private let finished = DispatchSemaphore(value: 0)
 
     public init(address: String, every interval: Double = 0.02, _ poll: @escaping @Sendable (Connection) throws -> Void) throws {
@@ -16,16 +18,23 @@ public final class PollingClient: @unchecked Sendable {
             while lock.withLock({ running }) {
                 let start = Date()
                 try? poll(connection)
-                let wait = Date().timeIntervalSince(start)
+                let end = Date()
                 lock.withLock {
-                    longest = max(longest, wait)
+                    longest = max(longest, end.timeIntervalSince(start))
                     polls += 1
+                    answered.append((start, end))
                 }
                 usleep(UInt32(interval * 1_000_000))
             }
             connection.close()
             finished.signal()
         }
+    }
+
+    /// How many polls were both sent and answered within `span`. None, over a span longer than a few polls, is
+    /// quaverd answering nothing meanwhile: a poll sent during a call that holds its loop is answered after it.
+    public func pollsAnswered(within span: ClosedRange<Date>) -> Int {
+        lock.withLock { answered.filter { span.contains($0.sent) && span.contains($0.answer) }.count }
     }
 
     /// Stops polling; answers the longest wait in seconds and how many polls were made.

@@ -23,11 +23,30 @@ public final class PrivateBus {
         address = String(line)
     }
 
-    /// The test process's environment pointed at this bus, for child processes (clients, services).
+    /// The test process's environment pointed at this bus, for child processes (clients, services), without what
+    /// a developer's machine may set that would reach outside the test: its login session and system bus (a test
+    /// that wants a system bus passes its own DBUS_SYSTEM_BUS_ADDRESS; without one the default socket is tried,
+    /// which a fresh machine does not have), and proxies (the tests' servers are on 127.0.0.1; a proxy test sets
+    /// its own).
     public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = nil
+        for name in ["DBUS_SYSTEM_BUS_ADDRESS", "XDG_SESSION_ID", "http_proxy", "https_proxy", "all_proxy", "no_proxy",
+                     "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"] {
+            environment[name] = nil
+        }
+        return environment
+    }
+
+    /// `environment` for a quaverd whose home and XDG folders are all under `home`, whatever the machine sets
+    /// (XDG_DATA_HOME is its default, `home`/.local/share, where tests look for saved playlists).
+    public func daemonEnvironment(home: String) -> [String: String] {
+        var environment = self.environment
+        environment["HOME"] = home
+        for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config"),
+                              ("XDG_DATA_HOME", ".local/share")] {
+            environment[key] = home + "/" + folder
+        }
         return environment
     }
 

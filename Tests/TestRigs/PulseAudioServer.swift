@@ -92,7 +92,7 @@ public final class SpawnedTool {
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = command.map { strdup($0) } + [nil]
-        let envp = LiveChildren.marked(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = LiveChildren.marked(ChildProcess.withUTF8Locale(environment)).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         guard posix_spawnp(&pid, command[0], &actions, nil, argv, envp) == 0 else {

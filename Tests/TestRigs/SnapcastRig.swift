@@ -110,6 +110,12 @@ public final class SnapcastRig {
         }
     }
 
+    /// Seconds of sound in a recording `record` is making into `file`.
+    public static func recordedSeconds(in file: String) -> Double {
+        var info = stat()
+        return stat(file, &info) == 0 ? Double(info.st_size) / Double(4 * recordingRate) : 0
+    }
+
     /// Starts recording `room.monitor` as raw 48 kHz stereo s16le into `file`; stop it with `stop()`.
     public func record(pulse: SoundServerRig, into file: String) throws -> SpawnedTool {
         try SpawnedTool(["parec", "-d", "room.monitor", "--raw", "--format=s16le", "--rate=\(Self.recordingRate)",
