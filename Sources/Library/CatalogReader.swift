@@ -5,7 +5,8 @@ import EventLoop
 /// queues, takes a query of tens of milliseconds to seconds, and on the loop every other client waited for it.
 /// Queries run one after another; each result is posted back to the loop.
 ///
-/// The thread runs at nice 5, below the loop: on two busy cores, the loop answering a poll comes before a query.
+/// The thread runs under `SCHED_IDLE` (WorkerThread), below the loop: on two busy cores, the loop answering a poll
+/// comes before a query.
 final class CatalogReader {
     private let thread = WorkerThread(name: "quaver-library", niceness: 5)
     private let index: LibraryIndex
