@@ -47,6 +47,11 @@ public enum QuaverProperty {
 
 /// Properties of org.quaver.Quaver1.Library.
 public enum LibraryProperty {
+    /// `b`: a scan of the music folders is running.
+    public static let scanning = "Scanning"
+    /// `u`: the files the running scan has found to read, and (`filesRead`) has read so far.
+    public static let filesToRead = "FilesToRead"
+    public static let filesRead = "FilesRead"
     public static let trackCount = "TrackCount"
 }
 

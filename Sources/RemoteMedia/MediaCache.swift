@@ -16,6 +16,8 @@ public final class MediaCache: @unchecked Sendable {
     public let directory: URL
     public let capacityBytes: UInt64
     public let minimumFreeBytes: UInt64
+    /// False for a scratch cache (`scratch`): every entry is deleted as its download closes.
+    public let keepsEntries: Bool
     /// The free space a download never goes below: a full disk breaks the user's other programs.
     public static let defaultMinimumFreeBytes: UInt64 = 64 << 20
     /// The folder's descriptor (O_DIRECTORY, O_NOFOLLOW); entries open their files relative to it.
@@ -30,10 +32,12 @@ public final class MediaCache: @unchecked Sendable {
     /// user listens to: an existing one with wider modes is made 0700, and one that is a symbolic link, is not
     /// a folder, belongs to another user or is writable by others is refused (`CacheError`): entries planted
     /// there would be played instead of the server's bytes.
-    public init(directory: URL, capacityBytes: UInt64, minimumFreeBytes: UInt64 = MediaCache.defaultMinimumFreeBytes) throws {
+    public init(directory: URL, capacityBytes: UInt64, minimumFreeBytes: UInt64 = MediaCache.defaultMinimumFreeBytes,
+                keepsEntries: Bool = true) throws {
         self.directory = directory
         self.capacityBytes = capacityBytes
         self.minimumFreeBytes = minimumFreeBytes
+        self.keepsEntries = keepsEntries
         do {
             folder = try OwnFolder.open(directory)
         } catch let refusal as OwnFolder.Refusal {
@@ -41,7 +45,34 @@ public final class MediaCache: @unchecked Sendable {
         }
     }
 
-    deinit { close(folder) }
+    /// A cache that keeps nothing, for a daemon without one (`cache-size-mb = 0`, or its folder refused): a
+    /// fresh private folder (`mkdtemp`, 0700) under `temporaryRoot`, whose entries are deleted as their
+    /// downloads close and which is removed with the cache. Remote files then still arrive through our own
+    /// download, never through GStreamer's souphttpsrc, whose teardown mid-request crashes the process
+    /// (docs/platform.md, "souphttpsrc stopped mid-request").
+    /// Upstream: no issue found; not retested after GStreamer 1.22.0 and libsoup 3.2.3 (souphttpsrc's `unlock`
+    /// still cancels from the calling thread in 1.29.2).
+    public static func scratch(capacityBytes: UInt64, in temporaryRoot: URL) throws -> MediaCache {
+        var template = Array(temporaryRoot.appendingPathComponent("quaver-media.XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap(mkdtemp) }) else {
+            throw CacheError("cannot make a scratch folder in \(temporaryRoot.path): \(String(cString: strerror(errno)))")
+        }
+        return try MediaCache(directory: URL(fileURLWithPath: String(cString: made)), capacityBytes: capacityBytes,
+                              keepsEntries: false)
+    }
+
+    /// A scratch cache's folder removed now, with whatever is in it (the daemon's exit, when a download thread
+    /// may still hold the cache): such a download writes on into a file no name leads to, and fails if it
+    /// opens another. Nothing for a cache that keeps its entries.
+    public func removeScratchFolder() {
+        guard !keepsEntries else { return }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit {
+        removeScratchFolder()
+        close(folder)
+    }
 
     /// The data file of `url`, for tests and tools.
     public func dataFile(for url: String) -> URL {
@@ -65,7 +96,8 @@ public final class MediaCache: @unchecked Sendable {
     }
 
     /// Closes `entry`: saved and kept (then room is made), or removed when it is not worth keeping.
-    func release(_ entry: CacheEntry, keep: Bool) {
+    func release(_ entry: CacheEntry, keep wanted: Bool) {
+        let keep = wanted && keepsEntries
         if keep { entry.save() } else { entry.discard() }
         lock.withLock {
             openBytes[entry.name] = nil

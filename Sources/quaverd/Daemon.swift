@@ -47,8 +47,8 @@ final class Daemon {
             try connection.requestName(ControlAPI.busName)
             let sink = chooseOutput()
             log.info("sound output: \(sink)")
-            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: networkOptions(),
-                                                                 replayGain: replayGain()))
+            let network = networkOptions()
+            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: network, replayGain: replayGain()))
             let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
             let player = Player(engine: FadingEngine.around(engine, fades: fades, clock: WallClock()))
             player.joinsTracksGaplessly = settings.playback.gapless
@@ -109,6 +109,7 @@ final class Daemon {
             library?.stop()
             recorder?.finish()
             player.stop()
+            network.cache?.removeScratchFolder()  // a download may outlive the exit: its folder does not
             connection.close(releasing: ControlAPI.busName)  // clients see the name go first
             withExtendedLifetime(scanner) {}
             return exitStatus

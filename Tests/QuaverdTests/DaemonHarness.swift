@@ -104,9 +104,12 @@ final class RunningDaemon {
         XCTFail("timed out waiting for \(what); quaverd's log ends:\n\(logTail)", file: file, line: line)
     }
 
-    /// The last lines quaverd wrote, for failure messages (a CI run shows nothing else of the daemon).
+    /// The last lines quaverd wrote, for failure messages (a CI run shows nothing else of the daemon); all of
+    /// them once it has died, so that the Swift runtime's crash report (every thread's stack) is shown whole.
     var logTail: String {
-        process.standardError.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
+        let log = process.standardError
+        guard process.isRunning else { return log }
+        return log.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
     }
 
     // MARK: playerctl

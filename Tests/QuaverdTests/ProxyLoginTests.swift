@@ -3,10 +3,11 @@ import TestSupport
 import XCTest
 
 /// A proxy that asks for a login (ours, on 127.0.0.1), given with it in `[network] proxy`, in the real
-/// daemon. With the media cache off, every remote file goes to playbin's own source (souphttpsrc), as radio,
-/// playlists and HLS always do: it plays through the proxy, and the password reaches no log line.
+/// daemon. With the media cache off, a remote file comes through our download into a scratch cache that keeps
+/// nothing (libcurl, the login in the proxy's URL): it plays through the proxy, and the password reaches no log
+/// line. Playbin's own source gets the login apart (SourceProxyTests, HLSTests).
 final class ProxyLoginTests: XCTestCase {
-    func testPlaybinsOwnSourcePlaysThroughAProxyThatAsksForALogin() throws {
+    func testARemoteFileWithTheCacheOffPlaysThroughAProxyThatAsksForALogin() throws {
         let files = try TemporaryDirectory(prefix: "quaverd-www")
         try FileManager.default.copyItem(at: try Media.fixtures().mp3, to: files.url.appendingPathComponent("song.mp3"))
         let server = try NginxServer(root: files.url)
