@@ -43,6 +43,8 @@ public enum QuaverProperty {
     public static let equalizerPreset = "EqualizerPreset"
     /// `as`: the presets `EqualizerPreset` takes, shipped and the user's own.
     public static let equalizerPresets = "EqualizerPresets"
+    /// `d`: seconds a joint between tracks not of one album overlaps, 0…12 (0: none).
+    public static let crossfade = "Crossfade"
 }
 
 /// Properties of org.quaver.Quaver1.Library.

@@ -88,16 +88,21 @@ class DaemonSoundServerChecks: XCTestCase {
         XCTAssertEqual(lostLines(), 10, "one line per outage: \(daemonLog.suffix(3000))")
     }
 
+    /// The music resumes after the call where it paused: two seconds in, so that a resumption from the start would
+    /// show.
     func checkPhoneStreamPausesAndItsEndResumes() throws {
         assertPlaysOn("before")
+        XCTAssertTrue(eventually(timeout: 15) { self.position > 2_000_000 }, "position \(position)")
         let call = try sound.tone(seconds: 2, named: "call.wav")
         let started = Date()
         let phone = try sound.paplay(["--property=media.role=phone", call.path])
         XCTAssertTrue(eventually(timeout: 10) { self.status == "Paused" })
         XCTAssertEqual(waitingReason, "interruption")
+        let pausedAt = position
         print("\(sound.name): phone stream → PlaybackStatus Paused in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
         XCTAssertTrue(eventually(timeout: 20) { !phone.isRunning })
         assertPlaysOn("after the call")
+        XCTAssertGreaterThan(position, pausedAt, "resumed where it paused (at \(pausedAt) µs), not from the start")
         XCTAssertEqual(waitingReason, "none")
     }
 
