@@ -23,6 +23,8 @@ struct QuaverBench: ParsableCommand {
             DBusRoundTrip.self,
             DBusBenchService.self,
             DaemonCost.self,
+            CrossfadeCost.self,
+            CrossfadeRecording.self,
             EnginePlayback.self,
             EnginePlaybackChild.self,
             MPRISLatency.self,
