@@ -50,7 +50,7 @@ struct CrossfadeCost: ParsableCommand {
         emit("crossfade off", off)
         let on = try measure(overlap)
         let share = Int((overlap / period * 100).rounded())
-        emit(String(format: "crossfade %.0f s, %d %% overlaps", overlap, share), on)
+        emit(String(format: "crossfade %.0f s, %d %% overlaps if every joint overlaps", overlap, share), on)
         try quaverd.client.setEqualizerPreset(preset)
         let equalised = try measure(0)
         try quaverd.client.setEqualizerPreset("off")
@@ -87,7 +87,7 @@ struct CrossfadeCost: ParsableCommand {
             let perMinute = ProcessCounters.cpuPerMinute([quaverd.pid, playbin.pid], over: seconds)
             playbin.stop()
             print(String(format: "crossfade %.0f s: tracks started in the window: %d (expected %d)",
-                         crossfade, counter.tracksStarted(), periods))
+                         crossfade, counter.tracksStarted(), Int(seconds / (Double(trackSeconds) - crossfade))))
             ours.append(perMinute[0])
             floor.append(perMinute[1])
         }
