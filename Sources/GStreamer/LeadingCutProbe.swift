@@ -34,7 +34,16 @@ public final class LeadingCutProbe {
 /// The cut asked for at the last STREAM_START, and the moved segment while buffers are still clipped to it.
 private final class CutState {
     let cut: LeadingCutProbe.Cut
-    private struct Pending { var seconds: Double?; var segment: GstSegment? }
+    /// `shift`: the running time the streams after a cut one start too late by. Playbin gives each stream the
+    /// running time where the one before it ended in its own, uncut segment, so every later stream would wait
+    /// (silent) for the time cut (measured: 6–6.5 s of silence after each overlap from the second on, crossfade
+    /// 6 s). `shiftAfterThisStream` joins it at the next STREAM_START; a flush starts running time again at 0.
+    private struct Pending {
+        var seconds: Double?
+        var segment: GstSegment?
+        var shift: guint64 = 0
+        var shiftAfterThisStream: guint64 = 0
+    }
     private let pending = Mutex(Pending())
 
     init(_ cut: @escaping LeadingCutProbe.Cut) { self.cut = cut }
@@ -44,30 +53,40 @@ private final class CutState {
         guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self) else { return GST_PAD_PROBE_OK }
         if event.pointee.type == GST_EVENT_STREAM_START {
             let seconds = cut().flatMap { $0 > 0 ? $0 : nil }
-            pending.withLock { $0 = Pending(seconds: seconds, segment: nil) }
+            pending.withLock { state in
+                state = Pending(seconds: seconds, segment: nil, shift: state.shift + state.shiftAfterThisStream)
+            }
+        } else if event.pointee.type == GST_EVENT_FLUSH_STOP {
+            pending.withLock { $0 = Pending() }
         } else if event.pointee.type == GST_EVENT_SEGMENT {
             moveStart(of: event, info)
         }
         return GST_PAD_PROBE_OK
     }
 
-    /// Replaces the stream's first SEGMENT by one starting at the cut (same seqnum, as a rewritten event keeps it).
+    /// Replaces the stream's first SEGMENT by one starting at the cut, and any SEGMENT after a cut stream by one
+    /// whose running time goes back by the time cut (same seqnum, as a rewritten event keeps it).
     private func moveStart(of event: UnsafeMutablePointer<GstEvent>, _ info: UnsafeMutablePointer<GstPadProbeInfo>) {
-        guard let seconds = pending.withLock({ state in defer { state.seconds = nil }; return state.seconds }) else { return }
+        let (cut, shift) = pending.withLock { state in defer { state.seconds = nil }; return (state.seconds, state.shift) }
+        guard cut != nil || shift > 0 else { return }
         var segment: UnsafePointer<GstSegment>?
         gst_event_parse_segment(event, &segment)
         guard var moved = segment?.pointee, moved.format == GST_FORMAT_TIME else { return }
-        // Rounded up: the clip counts whole samples from the segment's start down, so a start a fraction of a
-        // nanosecond early would keep the sample before the cut (measured: 12 345 frames cut as 12 344).
-        let nanoseconds = guint64((seconds * 1e9).rounded(.up))
-        moved.start += nanoseconds
-        moved.time += nanoseconds
-        moved.position = moved.start
+        moved.base -= min(moved.base, shift)
+        if let cut {
+            // Rounded up: the clip counts whole samples from the segment's start down, so a start a fraction of a
+            // nanosecond early would keep the sample before the cut (measured: 12 345 frames cut as 12 344).
+            let nanoseconds = guint64((cut * 1e9).rounded(.up))
+            moved.start += nanoseconds
+            moved.time += nanoseconds
+            moved.position = moved.start
+            pending.withLock { $0.shiftAfterThisStream = nanoseconds }
+        }
         guard let replacement = gst_event_new_segment(&moved) else { return }
         gst_event_set_seqnum(replacement, gst_event_get_seqnum(event))
         gst_mini_object_unref(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self))
         info.pointee.data = UnsafeMutableRawPointer(replacement)
-        pending.withLock { $0.segment = moved }
+        if cut != nil { pending.withLock { $0.segment = moved } }
     }
 
     /// Clips a buffer to the moved segment; once one passes whole, the stream is left alone.
