@@ -9,8 +9,10 @@ import TestRigs
 ///     quaverd ──tcp──▶ snapserver ──▶ snapclient 1 ──▶ left  ┐ null sink `room` ──▶ parec room.monitor
 ///                                 └─▶ snapclient 2 ──▶ right ┘ (one room per channel)
 ///
-/// Two tracks of different albums, a tone of `outgoingHz` then one of `incomingHz` (whole periods in each
-/// 5 ms window at 48 kHz, so neither leaks into the other's filter). In each recording the overlap is the
+/// Three tracks of different albums, a tone of `outgoingHz`, one of `incomingHz` (whole periods in each 5 ms
+/// window at 48 kHz, so neither leaks into the other's filter), then a third tone: the first joint is measured, and
+/// the sound heard in all must be the three lengths less two overlaps, with no silence in it (a stream after a
+/// crossfaded one once started 6 s late). In each recording the overlap is the
 /// longest run of windows where both tones are above `threshold` of their own peak; with an equal-power curve that
 /// span is shorter than the setting by 4·asin(threshold)/π of it, printed beside it.
 struct CrossfadeRecording: ParsableCommand {
@@ -27,7 +29,7 @@ struct CrossfadeRecording: ParsableCommand {
 
     func run() throws {
         let media = try TemporaryDirectory(prefix: "quaver-crossfade-recording")
-        let tracks = try [(Self.outgoingHz, 14, "Outgoing"), (Self.incomingHz, 10, "Incoming")].map { hz, seconds, album in
+        let tracks = try [(Self.outgoingHz, 14, "Outgoing"), (Self.incomingHz, 16, "Incoming"), (600, 10, "Third")].map { hz, seconds, album in
             try albumTone(hz: hz, seconds: seconds, album: album, in: media.url)
         }
         let bus = try BenchBus()
@@ -50,6 +52,7 @@ struct CrossfadeRecording: ParsableCommand {
         recorder.stop(signal: SIGINT)
         let recording = try StereoRecording(file: file)
         report("null sink", OverlapSpan(recording.left, threshold: threshold))
+        reportSound("null sink", recording.left)
     }
 
     private func recordSnapcast(_ tracks: [String], bus: BenchBus, pulse: PulseAudioServer) throws {
@@ -70,6 +73,8 @@ struct CrossfadeRecording: ParsableCommand {
         let rooms = [OverlapSpan(recording.left, threshold: threshold), OverlapSpan(recording.right, threshold: threshold)]
         report("Snapcast room 1", rooms[0])
         report("Snapcast room 2", rooms[1])
+        reportSound("Snapcast room 1", recording.left)
+        reportSound("Snapcast room 2", recording.right)
         if let first = rooms[0].range, let second = rooms[1].range {
             print(String(format: "Snapcast: overlap start room 2 − room 1 %.1f ms, end %.1f ms",
                          Double(second.lowerBound - first.lowerBound) * 1000 / Double(Self.rate),
@@ -82,10 +87,10 @@ struct CrossfadeRecording: ParsableCommand {
         try quaverd.client.setCrossfade(overlap)
         usleep(300_000)  // parec's start
         try quaverd.client.replaceQueue(tracks, play: true)
-        let deadline = Date().addingTimeInterval(40)
+        let deadline = Date().addingTimeInterval(60)
         usleep(1_000_000)
         while try quaverd.client.playbackStatus == "Playing" {
-            guard Date() < deadline else { throw BenchError("the two tracks did not play out within 40 s") }
+            guard Date() < deadline else { throw BenchError("the tracks did not play out within 60 s") }
             usleep(50_000)
         }
         Thread.sleep(forTimeInterval: after)
@@ -99,6 +104,17 @@ struct CrossfadeRecording: ParsableCommand {
               + levels.joined(separator: "; "))
         BenchRow("crossfade \(String(format: "%.0f", overlap)) s overlap heard, s (\(place))", value: seconds, floor: nil,
                  format: "%.3f", target: "± 0.05", ok: abs(seconds - overlap * (1 - 4 * asin(threshold) / .pi)) < 0.05).emit()
+    }
+
+    /// Seconds of sound from its first sample to its last (14 + 16 + 10 − 2 × overlap expected), and the longest silence inside.
+    private func reportSound(_ place: String, _ samples: [Int16]) {
+        guard let first = samples.firstIndex(where: { abs(Int($0)) > 100 }),
+              let last = samples.lastIndex(where: { abs(Int($0)) > 100 }) else { return print("\(place): no sound") }
+        let rate = Double(Self.rate), heard = Double(last - first) / rate
+        let silence = Double(StereoRecording.longestQuietRun(in: samples, from: first, to: last, level: 100)) / rate
+        print(String(format: "%@: sound for %.3f s (expected %.1f), longest silence inside %.3f s", place, heard, 40 - 2 * overlap, silence))
+        BenchRow("3 tracks crossfaded, longest silence inside, s (\(place))", value: silence, floor: nil, format: "%.3f",
+                 target: "< 0.01", ok: silence < 0.01).emit()
     }
 
     private func albumTone(hz: Double, seconds: Int, album: String, in directory: URL) throws -> String {
