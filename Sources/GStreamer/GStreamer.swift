@@ -16,6 +16,7 @@ public enum GStreamer {
     }
 
     private static let initialized: Bool = {
+        HTTPSourceLibrary.preferLibsoup2()
         gst_init(nil, nil)
         return true
     }()
