@@ -9,10 +9,12 @@ enum HTTPSourceLibrary {
     static let preferred = "libsoup-2.4.so.1"
     static let avoided = "libsoup-3.0.so.0"
 
-    /// Loads libsoup 2.4 for good, unless a libsoup 3 is in the process already: the two abort when both
-    /// are loaded. Returns whether libsoup 2.4 is now loaded; without it GStreamer stays on libsoup 3.
-    @discardableResult
-    static func preferLibsoup2() -> Bool {
+    /// Whether libsoup 2.4 is loaded; without it GStreamer takes libsoup 3. Read before `gst_init`.
+    static let onLibsoup2 = preferLibsoup2()
+
+    /// Loads libsoup 2.4 for good, unless a libsoup 3 is in the process already: libsoup 3 stops the process
+    /// when both are loaded.
+    private static func preferLibsoup2() -> Bool {
         guard dlopen(avoided, RTLD_NOW | RTLD_NOLOAD) == nil else { return false }
         return dlopen(preferred, RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) != nil
     }
