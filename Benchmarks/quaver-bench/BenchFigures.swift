@@ -77,8 +77,13 @@ enum ProcessCounters {
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
     /// utime + stime of all its threads so far, in seconds (/proc/<pid>/stat fields 14 and 15).
-    static func cpuSeconds(_ pid: pid_t) -> Double {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    static func cpuSeconds(_ pid: pid_t) -> Double { cpuSeconds(statFile: "/proc/\(pid)/stat") }
+
+    /// utime + stime of its main thread alone (quaverd's loop), in seconds (/proc/<pid>/task/<pid>/stat).
+    static func mainThreadCPUSeconds(_ pid: pid_t) -> Double { cpuSeconds(statFile: "/proc/\(pid)/task/\(pid)/stat") }
+
+    private static func cpuSeconds(statFile: String) -> Double {
+        guard let stat = try? String(contentsOfFile: statFile, encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return 0 }
         // Fields after the parenthesised command name start at field 3 (state).
         let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -46,6 +46,9 @@ public struct Configuration: Equatable, Sendable {
         /// `fade-on-skip-ms`: Next, Previous, a jump or opening a file fade the track heard out over this many
         /// milliseconds before the next starts; 0…10 000, 0 is no fade.
         public var fadeOnSkipMS = 0
+        /// `crossfade-seconds`: a joint between tracks not of one album overlaps for this many seconds, 0…12,
+        /// 0 is none (every joint gapless). The state file's value, once set over D-Bus, wins at start.
+        public var crossfadeSeconds = 0.0
         /// `tags-wait-ms`: how long a track becoming current may wait for its file's tags and cover to be read,
         /// so that the signal announcing it carries them (the caller of Next waits as long); 0…5 000.
         public var tagsWaitMS = 40

@@ -22,6 +22,7 @@ struct Setting {
         number("playback", "sleep-fade-seconds", \.playback.sleepFadeSeconds, 0...600),
         integer("playback", "fade-on-pause-ms", \.playback.fadeOnPauseMS, 0...10_000),
         integer("playback", "fade-on-skip-ms", \.playback.fadeOnSkipMS, 0...10_000),
+        number("playback", "crossfade-seconds", \.playback.crossfadeSeconds, 0...12),
         integer("playback", "tags-wait-ms", \.playback.tagsWaitMS, 0...5_000),
         flag("interruptions", "pause-on-cork", \.interruptions.pauseOnCork),
         flag("interruptions", "resume-after-cork", \.interruptions.resumeAfterCork),

@@ -43,10 +43,17 @@ public enum QuaverProperty {
     public static let equalizerPreset = "EqualizerPreset"
     /// `as`: the presets `EqualizerPreset` takes, shipped and the user's own.
     public static let equalizerPresets = "EqualizerPresets"
+    /// `d`: seconds a joint between tracks not of one album overlaps, 0…12 (0: none).
+    public static let crossfade = "Crossfade"
 }
 
 /// Properties of org.quaver.Quaver1.Library.
 public enum LibraryProperty {
+    /// `b`: a scan of the music folders is running.
+    public static let scanning = "Scanning"
+    /// `u`: the files the running scan has found to read, and (`filesRead`) has read so far.
+    public static let filesToRead = "FilesToRead"
+    public static let filesRead = "FilesRead"
     public static let trackCount = "TrackCount"
 }
 

@@ -20,10 +20,11 @@ public final class AppSource {
     }
 
     /// Random-access bytes of a known total `size` (`gst_app_src_set_stream_type`, `gst_app_src_set_size`).
+    /// appsrc's `format` is left at its default, bytes: setting it once the source has started (the size may be
+    /// known only then) is refused by GstBaseSrc with a critical warning.
     public func configureRandomAccess(size: UInt64) {
         gst_app_src_set_stream_type(appsrc, GST_APP_STREAM_TYPE_RANDOM_ACCESS)
         gst_app_src_set_size(appsrc, gint64(size))
-        element.set("format", "bytes")
     }
 
     /// Installs the callbacks (`gst_app_src_set_callbacks`); they hold `handler` until the element goes.

@@ -31,6 +31,7 @@ extension GStreamerEngine {
     public func seek(to position: Duration, exact: Bool) { apply(.seek(position, exact: exact)) }
     public func setRate(_ rate: Double) { apply(.rate(rate)) }
     public func setVolume(_ volume: Double) { apply(.volume(volume)) }
+    public func setCrossfade(seconds: Double) { apply(.crossfade(seconds: seconds)) }
 
     var playbin: Element { pipeline.playbin }
     var output: Element { pipeline.output }

@@ -20,6 +20,8 @@ struct EngineState {
     var volume = 1.0
     /// The last good position: a query can fail once right after a flushing seek (docs/platform.md).
     var lastPosition: Duration?
+    /// Seconds two tracks overlap at a joint not within an album (0: every joint gapless).
+    var crossfadeSeconds = 0.0
 }
 
 enum Phase {
@@ -69,6 +71,10 @@ struct Loaded {
     var pluginMissing: String?
     /// What the next file's check read of the loaded item (`NextItemCheck`), for its prompt tag read.
     var checkedRead: (item: EngineItem, read: PromptReader.Result)?
+    /// A crossfade into the next item, armed or under way (Crossfading.swift).
+    var crossfade: Crossfade?
+    /// The next item a crossfade could not be made into (its stream's format): not tried again.
+    var crossfadeRefused: TrackID?
 }
 
 /// Every input the engine's loop side takes, through `GStreamerEngine.apply`.
@@ -92,6 +98,12 @@ enum EngineInput {
     case outputLost(String)
     /// A call on playbin did not come back: the loaded item starts again in a new pipeline.
     case stuck(String)
+    case crossfade(seconds: Double)
+    /// The crossfade's timer: whether the joint ahead is to overlap now.
+    case crossfadeTick
+    /// The first mixed buffer of the overlap whose incoming track is this passed the joint, and it is heard.
+    case overlapStarted(ObjectIdentifier)
+    case overlapHeard(ObjectIdentifier)
 }
 
 extension Phase {

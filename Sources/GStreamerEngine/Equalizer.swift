@@ -75,5 +75,6 @@ extension GStreamerEngine {
     /// all 0 passes the sound through untouched (bit-exact).
     public func setEqualizer(preAmp: Double, gains: [Double]) {
         pipeline.equalizer.set(preAmp: preAmp, gains: gains)
+        state.loaded.crossfade?.track.equalizer?.set(preAmp: preAmp, gains: gains)  // the overlap's incoming track
     }
 }

@@ -42,6 +42,8 @@ public final class GStreamerEngine: AudioEngine {
     private(set) var state = EngineState()
     /// What the core was last told about the stream playing (BusHandling).
     var reported = StreamReport()
+    /// Asks, while crossfade is on, whether the joint ahead is to overlap now.
+    private var crossfadeTimer: LoopSource?
 
     /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
     /// playbin or the sink description does not parse; calls `gst_init` if nobody did.
@@ -68,7 +70,7 @@ public final class GStreamerEngine: AudioEngine {
     public var position: Duration? {
         guard state.loaded.current != nil || state.phase.pendingStart != nil else { return nil }
         if case .prerolled(let seeks) = state.phase, seeks.inFlight == nil, let live = livePosition() {
-            state.lastPosition = live
+            state.lastPosition = state.loaded.crossfade.map { $0.reported ? $0.heardPosition(live) : live } ?? live
         }
         return state.lastPosition
     }
@@ -78,7 +80,7 @@ public final class GStreamerEngine: AudioEngine {
     func apply(_ input: EngineInput) {
         switch input {
         case .load(let item, let position, let playing): loadItem(item, at: position, playing: playing)
-        case .prepareNext(let item): prepareHandover(item)
+        case .prepareNext(let item): prepareAfterCurrent(item)
         case .update(let item): refresh(item)
         case .play: startPlaying()
         case .playOnNewOutput(let device): restartOnNewOutput(device)
@@ -92,6 +94,10 @@ public final class GStreamerEngine: AudioEngine {
         case .retryOutput: reconnect()
         case .outputLost(let reason): outputLost(reason)
         case .stuck(let what): restartInNewPipeline(stuckIn: what)
+        case .crossfade(let seconds): changeCrossfade(to: seconds)
+        case .crossfadeTick: armCrossfade()
+        case .overlapStarted(let id): overlapStarted(id)
+        case .overlapHeard(let id): overlapHeard(id)
         }
     }
 
@@ -107,7 +113,25 @@ public final class GStreamerEngine: AudioEngine {
         begin(item)
     }
 
+    /// During an overlap the core prepares the track after the incoming one: it waits until playbin plays that.
+    private func prepareAfterCurrent(_ item: EngineItem?) {
+        if var crossfade = state.loaded.crossfade {
+            if crossfade.reported {
+                crossfade.preparedMeanwhile = .some(item)
+                state.loaded.crossfade = crossfade
+                return
+            }
+            if item.map({ !$0.continuesAlbum && $0.id == crossfade.incoming.id && $0.uri == crossfade.incoming.uri }) != true {
+                endCrossfade()
+            }
+        }
+        prepareHandover(item)
+    }
+
     private func refresh(_ item: EngineItem) {
+        if let crossfade = state.loaded.crossfade, !crossfade.reported, item.id == crossfade.incoming.id, item.continuesAlbum {
+            endCrossfade()
+        }
         _ = streaming.refresh(item)
         if state.loaded.current?.id == item.id { state.loaded.current = item }
         let heardNext = streaming.pending.map { $0.id == item.id } ?? (state.loaded.current?.id == item.id)
@@ -145,6 +169,10 @@ public final class GStreamerEngine: AudioEngine {
     /// queue2 into decodebin as fast as it fills, so 100 % never came (measured on 12 KB/s).
     /// Upstream: no issue found; not retested after GStreamer 1.22.
     private func pausePlaying() {
+        if let crossfade = state.loaded.crossfade {
+            if crossfade.reported { return continueIncoming(crossfade, at: heardPosition(of: crossfade), playing: false) }
+            endCrossfade()
+        }
         state.wantsPlaying = false
         let started: Bool
         switch state.phase {
@@ -163,6 +191,12 @@ public final class GStreamerEngine: AudioEngine {
 
     /// While loading or recovering, the start moves; once prerolled, playbin seeks.
     private func seekLoaded(to position: Duration, exact: Bool) {
+        if let crossfade = state.loaded.crossfade {
+            if crossfade.reported {
+                return continueIncoming(crossfade, at: position, playing: state.wantsPlaying, reportSeek: true)
+            }
+            endCrossfade()
+        }
         switch state.phase {
         case .loading(var start):
             start.position = position
@@ -184,6 +218,12 @@ public final class GStreamerEngine: AudioEngine {
         let clamped = min(2, max(0.5, rate))
         guard clamped != self.rate else { return }
         streaming.rate = clamped
+        if let crossfade = state.loaded.crossfade {
+            if crossfade.reported {
+                return continueIncoming(crossfade, at: heardPosition(of: crossfade), playing: state.wantsPlaying)
+            }
+            endCrossfade()
+        }
         switch state.phase {
         case .loading(var start):
             start.applyRate = true
@@ -261,6 +301,7 @@ public final class GStreamerEngine: AudioEngine {
     /// in READY fails the next URI too ("Could not determine type of stream", measured).
     /// Upstream: no issue found; not retested after GStreamer 1.22.
     private func teardown() {
+        endCrossfade()
         giveBackLargeCoverOfLoadedItem()
         stopPipeline()
         pipeline.connectStreamsAsConfigured()
@@ -279,6 +320,7 @@ public final class GStreamerEngine: AudioEngine {
         case .asyncDone: asyncDone()
         case .error(let error): failed(error, from: message)
         case .missingPlugin(let description): state.loaded.pluginMissing = description
+        case .endOfStream where state.loaded.crossfade?.reported == true: outgoingEndedInOverlap()
         default: report(message)
         }
     }
@@ -290,11 +332,13 @@ public final class GStreamerEngine: AudioEngine {
         let restarted = state.phase.restartsCurrent && item == state.loaded.current
         state.loaded.current = item
         if restarted { return }
+        let crossfaded = endCrossfade().flatMap { $0.reported && $0.incoming.id == item.id ? $0 : nil }
         if handed.isSuccessor { switchedGaplessly(to: handed) }
         reported = StreamReport()
-        emit(.trackStarted(item.id))
+        if crossfaded == nil { emit(.trackStarted(item.id)) }  // the core follows it since the overlap's start
         // A gapless successor has no ASYNC_DONE of its own (its rate comes with its segment: rateProbe).
         if handed.isSuccessor { reportStreamInfo() }
+        if case .some(let next)? = crossfaded?.preparedMeanwhile { prepareHandover(next) }
     }
 
     /// playbin went on to the prepared item by itself (about-to-finish): the previous item's remote
@@ -383,8 +427,9 @@ public final class GStreamerEngine: AudioEngine {
 
     private func outputLost(_ reason: String) {
         guard !state.phase.isWaitingForOutput else { return }  // already waiting for the next attempt
+        let adopted = adoptIncoming()
         let firstLoss = !state.phase.isRecovering
-        let resume = state.phase.resumption(at: position)
+        let resume = state.phase.resumption(at: adopted ? state.lastPosition : position)
         state.phase = .recovering(Recovery(resume: resume, attempting: false, timer: nil))
         state.lastPosition = resume.position
         stopPipeline()
@@ -426,6 +471,7 @@ public final class GStreamerEngine: AudioEngine {
     /// The pipeline got stuck in a change the loop asked for while an item was loaded: that item starts
     /// again in a new pipeline, at the newest position known, playing if the user last asked for that.
     private func restartInNewPipeline(stuckIn what: String) {
+        adoptIncoming()
         let item = state.loaded.current ?? streaming.pending
         var start = state.phase.resumption(at: state.lastPosition)
         replaceStuckPipeline(stuckIn: what)
@@ -452,5 +498,110 @@ public final class GStreamerEngine: AudioEngine {
         guard let item else { return }
         let failure = EngineError(.other, "\(item.uri): GStreamer stopped answering while playing it")
         EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, failure)) }
+    }
+
+    // MARK: Crossfade (Crossfading.swift decides)
+
+    private func changeCrossfade(to seconds: Double) {
+        state.crossfadeSeconds = min(max(seconds, 0), 12)
+        guard state.crossfadeSeconds == 0 else {
+            if crossfadeTimer == nil {
+                crossfadeTimer = EventLoop.main.schedule(after: Self.crossfadeTick, repeating: true) { [weak self] in
+                    self?.apply(.crossfadeTick)
+                }
+            }
+            return
+        }
+        crossfadeTimer = nil
+        if state.loaded.crossfade?.reported == false { endCrossfade() }
+    }
+
+    private func armCrossfade() {
+        guard let plan = crossfadePlan(seconds: state.crossfadeSeconds), state.loaded.crossfadeRefused != plan.incoming.id,
+              let joint = pipeline.crossfadeJoint else { return }
+        let levelling = configuration.replayGain.incomingVolumeElement(albumGain: plan.incoming.sharesAlbumWithNeighbour)
+        guard let track = joint.arm(incoming: plan.incoming.uri, levelling: levelling, equalizer: pipeline.equalizer,
+                                    seconds: plan.seconds, outgoingLength: plan.outgoingLength, reports: crossfadeReports()) else {
+            state.loaded.crossfadeRefused = plan.incoming.id
+            return Self.log.info("no crossfade into \(plan.incoming.uri): the stream is in a format the mix does not take")
+        }
+        state.loaded.crossfade = Crossfade(incoming: plan.incoming, track: track,
+                                           start: .seconds(plan.outgoingLength - plan.seconds), length: .seconds(plan.seconds))
+    }
+
+    /// The first mixed buffer passed the joint: the core is told once the output plays it.
+    private func overlapStarted(_ id: ObjectIdentifier) {
+        guard var crossfade = state.loaded.crossfade, ObjectIdentifier(crossfade.track) == id, !crossfade.reported else { return }
+        let ahead = livePosition().map { (crossfade.start - $0).inSeconds } ?? 0
+        crossfade.heardTimer = EventLoop.main.schedule(after: min(max(ahead, 0), 2)) { [weak self] in
+            self?.apply(.overlapHeard(id))
+        }
+        state.loaded.crossfade = crossfade
+    }
+
+    private func overlapHeard(_ id: ObjectIdentifier) {
+        guard var crossfade = state.loaded.crossfade, ObjectIdentifier(crossfade.track) == id, !crossfade.reported else { return }
+        crossfade.reported = true
+        crossfade.heardTimer = nil
+        state.loaded.crossfade = crossfade
+        emit(.trackStarted(crossfade.incoming.id))
+    }
+
+    /// Nothing is mixed any more; the incoming pipeline stops off the loop.
+    @discardableResult
+    private func endCrossfade() -> Crossfade? {
+        guard let crossfade = state.loaded.crossfade else { return nil }
+        state.loaded.crossfade = nil
+        _ = pipeline.crossfadeJoint?.end()
+        crossfade.track.stopLater()
+        return crossfade
+    }
+
+    /// The overlap ends early (a seek, a pause, a rate change): the incoming track, the core's current one since
+    /// the overlap's start, is loaded at `position` and goes on alone.
+    private func continueIncoming(_ crossfade: Crossfade, at position: Duration, playing: Bool, reportSeek: Bool = false) {
+        loadItem(crossfade.incoming, at: position, playing: playing)
+        guard case .loading(var start) = state.phase else { return }
+        start.reportSeek = reportSeek
+        start.restartsCurrent = true
+        start.applyRate = rate != 1
+        state.phase = .loading(start)
+        state.loaded.current = crossfade.incoming
+        state.lastPosition = position
+        if case .some(let next)? = crossfade.preparedMeanwhile { prepareHandover(next) }
+    }
+
+    /// The outgoing track ended and playbin did not take the incoming one (its file changed meanwhile): it is
+    /// loaded where the overlap ended.
+    private func outgoingEndedInOverlap() {
+        guard let crossfade = state.loaded.crossfade else { return }
+        continueIncoming(crossfade, at: crossfade.length, playing: state.wantsPlaying)
+    }
+
+    /// The pipeline goes down on its own account during an overlap (a lost output, a stuck playbin): the incoming
+    /// track, the core's current one, becomes the loaded item where it is heard, for the restart that follows.
+    /// False (and an armed overlap ended) when no overlap was heard yet.
+    @discardableResult
+    private func adoptIncoming() -> Bool {
+        guard let crossfade = state.loaded.crossfade, crossfade.reported else {
+            endCrossfade()
+            return false
+        }
+        let heard = heardPosition(of: crossfade)
+        endCrossfade()
+        closeRemoteFile()
+        streaming.prepare(nil, remote: nil)  // playbin must not be handed it again
+        state.loaded.current = crossfade.incoming
+        state.loaded.playbinURI = crossfade.incoming.uri
+        state.loaded.liveStream = false
+        state.loaded.checkedRead = nil
+        state.phase = .prerolled(Seeks())
+        state.lastPosition = heard
+        if case .some(let next)? = crossfade.preparedMeanwhile { prepareHandover(next) }
+        return true
+    }
+
+    private func heardPosition(of crossfade: Crossfade) -> Duration {
+        livePosition().map(crossfade.heardPosition) ?? state.lastPosition ?? .zero
     }
 }

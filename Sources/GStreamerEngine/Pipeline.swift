@@ -26,6 +26,9 @@ final class Pipeline {
     let switchesAlbumMode: Bool
     /// The equaliser's elements in the filter, given its gains again whenever the filter is renewed (loop thread).
     let equalizer = EqualizerStage()
+    /// Where a crossfade mixes: after the filter, in front of the output (the rate probe's place when there is
+    /// no filter).
+    let crossfadeJoint: CrossfadeJoint?
     /// This pipeline's generation in `StreamingSide`: its switch, `rgvolume` and tags.
     let generation: Int
     /// Pipelines given up in a row, this one's predecessors, without a preroll between them (loop thread).
@@ -61,6 +64,8 @@ final class Pipeline {
         switchesAlbumMode = replayGain.mode == .auto
         audioFilter = try Self.filterSlot(replayGain, equalizer: equalizer, streaming: streaming, generation: generation)
         if let audioFilter { playbin.set("audio-filter", audioFilter.bin) }
+        crossfadeJoint = CrossfadeJoint(element: audioFilter?.bin ?? output, padName: audioFilter == nil ? "sink" : "src",
+                                        streaming: streaming, generation: generation)
         addProbes(replayGain)
         connectHandlers(network: configuration.network)
     }

@@ -48,6 +48,13 @@ public struct ReplayGain: Equatable, Sendable {
         "rgvolume name=\(Self.volumeElementName) album-mode=\(mode == .album) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
     }
 
+    /// The `rgvolume` of a crossfade's incoming track (IncomingTrack), levelling it by its own tags as playbin's
+    /// will once it takes the track over; `nil` when off. In "auto", the album's gain when `albumGain`.
+    func incomingVolumeElement(albumGain: Bool) -> String? {
+        guard mode != .off else { return nil }
+        return "rgvolume album-mode=\(mode == .album || (mode == .auto && albumGain)) pre-amp=\(preAmp) headroom=0 fallback-gain=0"
+    }
+
     /// playbin's audio-filter: `scaletempo` alone when there is nothing else, otherwise a bin of the ReplayGain
     /// elements (unless off), the equaliser's (`equalizer`, a `gst-launch` fragment) and a scaletempo of its own
     /// (when the plugin is there at all). Throws when the replaygain plugin (gst-plugins-good) is missing: the

@@ -11,6 +11,7 @@ import PlayerCore
 ///   the remote slot       the file the current `appsrc://` serves (`source-setup`)
 ///   the rate              what the rate probe gives every new stream's segment
 ///   ReplayGain            `rgvolume` for "auto", and the tags told it for the stream passing (ReplayGain.swift)
+///   the crossfade joint   the overlap armed, and how far it has been mixed (CrossfadeJoint.swift)
 ///
 /// Holders of the lock never call GStreamer or a remote file, nor wait for the loop: each section copies or
 /// changes values and returns; the only wait on the lock's condition is the switch's (0.5 s at most, for the
@@ -26,6 +27,7 @@ final class StreamingSide: @unchecked Sendable {
         var rate = 1.0
         var albumVolume: Element?
         var replayGainTags = ReplayGainTags()
+        var joint = JointState()
         /// The generation of the pipeline playing: the switch, `albumVolume` and the tags are its.
         var generation = 0
     }
@@ -63,6 +65,7 @@ final class StreamingSide: @unchecked Sendable {
             shared.groupSwitch = SwitchState()
             shared.albumVolume = nil
             shared.replayGainTags = ReplayGainTags()
+            shared.joint = JointState()
             return shared.generation
         }
     }

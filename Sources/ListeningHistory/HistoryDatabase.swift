@@ -110,11 +110,15 @@ public final class HistoryDatabase {
         try database.migrate(Self.migrations)
     }
 
-    /// Every track's history, for the loop's copy.
-    public func all() throws -> [String: TrackHistory] {
+    /// The history of every track played, skipped or rated, for the loop's copy. A track only ever queued is
+    /// left out: it shows nothing (no count, date or rating in Metadata, no row in GetHistory), and a library
+    /// queued once would otherwise cost the loop a few hundred bytes per track for as long as the daemon runs.
+    public func tracksWithActivity() throws -> [String: TrackHistory] {
         var all: [String: TrackHistory] = [:]
-        let statement = try database.prepare(
-            "SELECT uri, play_count, skip_count, last_played, first_added, rating FROM tracks")
+        let statement = try database.prepare("""
+            SELECT uri, play_count, skip_count, last_played, first_added, rating FROM tracks
+            WHERE play_count > 0 OR skip_count > 0 OR last_played IS NOT NULL OR rating IS NOT NULL
+            """)
         while try statement.step() {
             let row = statement.row
             guard let uri = row.text(0) else { continue }
@@ -125,7 +129,13 @@ public final class HistoryDatabase {
             history.rating = row.integer(5).map(Int.init)
             all[uri] = history
         }
+        try releaseCache()
         return all
+    }
+
+    /// When `uri` was first queued; nil when the file does not know it.
+    public func firstAdded(_ uri: String) throws -> Int64? {
+        try database.query("SELECT first_added FROM tracks WHERE uri = ?", [.text(uri)]).first?.integer(0)
     }
 
     /// Tracks queued for the first time (those known already keep their date).
@@ -134,6 +144,7 @@ public final class HistoryDatabase {
             let insert = try database.prepare("INSERT OR IGNORE INTO tracks (uri, first_added) VALUES (?, ?)")
             for uri in uris { try insert.run([.text(uri), .integer(time)]) }
         }
+        try releaseCache()
     }
 
     /// A listen: the track's count and date, and the listen itself, waiting to be sent (in one transaction).
@@ -206,6 +217,13 @@ public final class HistoryDatabase {
             let update = try database.prepare("UPDATE listens SET sent = 1 WHERE listened_at = ? AND uri = ?")
             for listen in listens { try update.run([.integer(listen.listenedAt), .text(listen.uri)]) }
         }
+    }
+
+    /// Gives SQLite's page cache back (`PRAGMA shrink_memory`) after reading or writing a whole queue's tracks: it
+    /// keeps up to 2 MB of the file's pages otherwise, for as long as the daemon runs (measured at rest with a
+    /// history of 100 000 queued tracks), where every other change touches a few pages.
+    private func releaseCache() throws {
+        try database.execute("PRAGMA shrink_memory")
     }
 
     private func ensure(_ uri: String, at time: Int64) throws {

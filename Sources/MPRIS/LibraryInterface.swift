@@ -38,14 +38,18 @@ public final class LibraryInterface {
         }
     }
 
-    private static let signalledTypes: [(String, Signature)] = [("Scanning", "b"), ("FilesToRead", "u"),
-                                                                ("FilesRead", "u"), ("TrackCount", "u")]
+    private static let signalledTypes: [(String, Signature)] = [
+        (LibraryProperty.scanning, "b"), (LibraryProperty.filesToRead, "u"),
+        (LibraryProperty.filesRead, "u"), (LibraryProperty.trackCount, "u"),
+    ]
 
     private var signalledValues: [String: DBusValue] {
         let progress = library?.progress ?? LibraryScanner.Progress()
         let tracks = progress.tracks
-        return ["Scanning": .boolean(progress.scanning), "FilesToRead": .uint32(UInt32(clamping: progress.filesToRead)),
-                "FilesRead": .uint32(UInt32(clamping: progress.filesRead)), "TrackCount": .uint32(UInt32(clamping: tracks))]
+        return [LibraryProperty.scanning: .boolean(progress.scanning),
+                LibraryProperty.filesToRead: .uint32(UInt32(clamping: progress.filesToRead)),
+                LibraryProperty.filesRead: .uint32(UInt32(clamping: progress.filesRead)),
+                LibraryProperty.trackCount: .uint32(UInt32(clamping: tracks))]
     }
 
     // MARK: Methods
@@ -132,7 +136,8 @@ public final class LibraryInterface {
     private func queue(_ entries: [QueueEntry], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {
         QueueEditInSlices(mpris, entries, at: position, replacing: replacing) { [weak self] ids, _ in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
-                player.goTo(first)
+                // A replaced queue starts at its first track already (`Player.replace`).
+                if player.currentTrackID != first { player.goTo(first) }
                 player.play()
             }
             reply.finish([.uint32(UInt32(clamping: ids.count))])

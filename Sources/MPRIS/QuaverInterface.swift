@@ -69,8 +69,10 @@ public final class QuaverInterface: PlayerObserver {
         return signalled + [InterfaceDescription.Property(name: "Version", type: "s") { [version] in .string(version) }]
     }
 
-    private static let signalledTypes: [(String, Signature)] = [("State", "s"), ("BufferingPercent", "i"),
-                                                                ("LastError", "s"), ("QueueLength", "u")]
+    private static let signalledTypes: [(String, Signature)] = [
+        (QuaverProperty.state, "s"), (QuaverProperty.bufferingPercent, "i"),
+        (QuaverProperty.lastError, "s"), (QuaverProperty.queueLength, "u"),
+    ]
 
     /// Every property that can change, read from the player; Version never changes.
     private var signalledValues: [String: DBusValue] {
@@ -78,10 +80,10 @@ public final class QuaverInterface: PlayerObserver {
     }
 
     private var ownSignalledValues: [String: DBusValue] {
-        ["State": .string(player.state.rawValue),
-         "BufferingPercent": .int32(Int32(clamping: player.bufferingPercent)),
-         "LastError": .string(lastErrorText),
-         "QueueLength": .uint32(UInt32(clamping: player.queueLength))]
+        [QuaverProperty.state: .string(player.state.rawValue),
+         QuaverProperty.bufferingPercent: .int32(Int32(clamping: player.bufferingPercent)),
+         QuaverProperty.lastError: .string(lastErrorText),
+         QuaverProperty.queueLength: .uint32(UInt32(clamping: player.queueLength))]
     }
 
     /// `title: kind: message` of the latest failure, empty when nothing failed. Every listener on the bus

@@ -1,12 +1,14 @@
 // Whether a track plays within a run of its album: what ReplayGain's "auto" mode needs to choose between
 // the album's gain (the album sounds as mastered) and the track's own (a mix of albums sounds even), as
 // foobar2000 and MPD do. The neighbours are those in play order (shuffle included), so a shuffled album
-// is levelled track by track.
+// is levelled track by track. The same rule says whether the joint into a track is within its album, which a
+// crossfade keeps gapless (docs/ARCHITECTURE.md, "Crossfade").
 extension Player {
     /// `track` as the engine gets it.
     func engineItem(for track: Track) -> EngineItem {
         EngineItem(id: track.id, uri: track.uri,
-                   sharesAlbumWithNeighbour: marksAlbumNeighbours && sharesAlbumWithNeighbour(track))
+                   sharesAlbumWithNeighbour: marksAlbumNeighbours && sharesAlbumWithNeighbour(track),
+                   continuesAlbum: marksAlbumJoints && continuesAlbum(track))
     }
 
     /// Tells the engine when the loaded item's neighbours changed album (their tags arrived, or the
@@ -17,6 +19,13 @@ extension Player {
         guard item.sharesAlbumWithNeighbour != loadedSharesAlbum else { return }
         loadedSharesAlbum = item.sharesAlbumWithNeighbour
         engine.update(item)
+    }
+
+    /// The joint into `track` is within one album: the track before it in play order is from the same album.
+    private func continuesAlbum(_ track: Track) -> Bool {
+        guard let id = order.previous(before: track.id, wrap: wrapsQueue, in: queue), id != track.id,
+              let previous = queue.track(id) else { return false }
+        return track.tags.isSameAlbum(as: previous.tags)
     }
 
     private func sharesAlbumWithNeighbour(_ track: Track) -> Bool {

@@ -15,10 +15,14 @@ public struct EngineItem: Equatable, Sendable {
     /// The track played just before or just after it (in play order) is from the same album: ReplayGain's
     /// "auto" levels it by the album's gain then. Always false unless `Player.marksAlbumNeighbours`.
     public var sharesAlbumWithNeighbour: Bool
-    public init(id: TrackID, uri: String, sharesAlbumWithNeighbour: Bool = false) {
+    /// The track played just before it (in play order) is from the same album: the joint into it stays gapless
+    /// when crossfading (docs/ARCHITECTURE.md, "Crossfade"). Always false unless `Player.marksAlbumJoints`.
+    public var continuesAlbum: Bool
+    public init(id: TrackID, uri: String, sharesAlbumWithNeighbour: Bool = false, continuesAlbum: Bool = false) {
         self.id = id
         self.uri = uri
         self.sharesAlbumWithNeighbour = sharesAlbumWithNeighbour
+        self.continuesAlbum = continuesAlbum
     }
 }
 
@@ -176,6 +180,9 @@ public protocol AudioEngine: AnyObject {
     func setRate(_ rate: Double)
     /// Linear volume, 0…1 (1 is 0 dB).
     func setVolume(_ volume: Double)
+    /// Seconds the end of a track and the start of the next overlap, mixed along an equal-power curve, at a joint
+    /// not within an album (`EngineItem.continuesAlbum`); 0 keeps every joint gapless.
+    func setCrossfade(seconds: Double)
     /// The position heard now, read live; `nil` when nothing is loaded.
     var position: Duration? { get }
     /// What the engine knows of the loaded item's delivery (bytes, retries, bitrate, decoder); `nil` when
@@ -184,6 +191,9 @@ public protocol AudioEngine: AnyObject {
 }
 
 extension AudioEngine {
+    /// An engine that mixes no two tracks (a fake) keeps every joint gapless.
+    public func setCrossfade(seconds: Double) {}
+
     /// An engine whose output keeps no clock of its own (a fake) just plays.
     public func playOnNewOutput(device: String?) { play() }
 

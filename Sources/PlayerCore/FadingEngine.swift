@@ -161,6 +161,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     }
 
     public func setRate(_ rate: Double) { engine.setRate(rate) }
+    public func setCrossfade(seconds: Double) { engine.setCrossfade(seconds: seconds) }
 
     public func setVolume(_ volume: Double) {
         asked = volume

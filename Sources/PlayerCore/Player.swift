@@ -46,6 +46,19 @@ public final class Player {
     /// (`EngineItem.sharesAlbumWithNeighbour`, for ReplayGain "auto"); when false they never do, so tags
     /// arriving for the queue never send the engine an item again.
     public var marksAlbumNeighbours = false
+    /// Whether engine items say if the track before them in play order is from the same album
+    /// (`EngineItem.continuesAlbum`, for a crossfade that keeps an album's joints gapless); when false they never do.
+    public var marksAlbumJoints = false {
+        didSet { syncPreparedNext() }
+    }
+    /// Seconds a joint not within an album overlaps (`AudioEngine.setCrossfade`), 0…12; the album joints are marked
+    /// while it is on.
+    public var crossfadeSeconds = 0.0 {
+        didSet {
+            engine.setCrossfade(seconds: crossfadeSeconds)
+            marksAlbumJoints = crossfadeSeconds > 0
+        }
+    }
     /// Network buffer fill of the loaded item; 100 when not buffering.
     public internal(set) var bufferingPercent = 100
     /// The most recent failure, kept after the player has moved on.

@@ -59,6 +59,15 @@ extension QuaverClient {
     }
 
     /// The preset in use, `off` or `custom`.
+    /// Seconds a joint between tracks not of one album overlaps (0: none).
+    public func crossfade() throws -> Double {
+        try get(ControlAPI.quaverInterface, QuaverProperty.crossfade).doubleValue ?? 0
+    }
+
+    public func setCrossfade(_ seconds: Double) throws {
+        try set(ControlAPI.quaverInterface, QuaverProperty.crossfade, .double(seconds))
+    }
+
     public func equalizerPreset() throws -> String {
         try get(ControlAPI.quaverInterface, QuaverProperty.equalizerPreset).stringValue ?? ""
     }

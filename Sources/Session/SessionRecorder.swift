@@ -41,6 +41,12 @@ public final class SessionRecorder: PlayerObserver {
     }
     /// Told the equaliser read back from the state file, before the saved session is applied.
     public var equalizerRestored: ((EqualizerState) -> Void)?
+    /// The crossfade's seconds once set over D-Bus (nil before: the configuration's), kept in the state file.
+    public var crossfadeSeconds: Double? {
+        didSet { if crossfadeSeconds != oldValue { saver?.markChanged() } }
+    }
+    /// Told the crossfade read back from the state file, before the saved session is applied.
+    public var crossfadeRestored: ((Double) -> Void)?
     /// Kept in the state file with the session, restored after it.
     public var sleepTimer: SleepTimer? {
         didSet { sleepTimer?.observe { [weak self] _ in self?.sleepTimerChanged() } }
@@ -101,7 +107,7 @@ public final class SessionRecorder: PlayerObserver {
         let cut = count > limit ? "Saved state \(file.url.path) has \(count) tracks: only the first \(limit) are restored" : nil
         return RestoredSession(session: loaded.state.map { $0.session(resumePaused: resumePaused) },
                                sleep: loaded.state?.sleepRequest(), output: loaded.state?.output,
-                               equalizer: loaded.state?.equalizerState() ?? .off, warning: loaded.warning ?? cut, source: file.url.path)
+                               equalizer: loaded.state?.equalizerState() ?? .off, crossfade: loaded.state?.crossfadeSeconds, warning: loaded.warning ?? cut, source: file.url.path)
     }
 
     private func apply(_ restored: RestoredSession) {
@@ -113,6 +119,10 @@ public final class SessionRecorder: PlayerObserver {
         if equalizer == .off, restored.equalizer != .off {
             equalizer = restored.equalizer
             equalizerRestored?(restored.equalizer)
+        }
+        if crossfadeSeconds == nil, let seconds = restored.crossfade {
+            crossfadeSeconds = seconds
+            crossfadeRestored?(seconds)
         }
         guard let session = restored.session else { return }
         if player.queueLength == 0 {
@@ -217,6 +227,7 @@ public final class SessionRecorder: PlayerObserver {
         state.record(sleepTimer?.mode ?? .off)
         state.output = chosenOutput
         state.record(equalizer)
+        state.crossfadeSeconds = crossfadeSeconds
         return StateSnapshot(state, queue: { each in queue.forEach { each(SavedTrack($0)) } })
     }
 }
@@ -227,6 +238,7 @@ private struct RestoredSession: Sendable {
     let sleep: SleepRestore?
     let output: String?
     let equalizer: EqualizerState
+    let crossfade: Double?
     let warning: String?
     let source: String
 }

@@ -41,6 +41,8 @@ public struct SavedState: Decodable, Equatable, Sendable {
     public var equalizer: [Double]?
     /// The preset the gains came from (`custom` for none); absent when off.
     public var equalizerPreset: String?
+    /// The crossfade's seconds, 0…12, once set over D-Bus; absent: the configuration's.
+    public var crossfadeSeconds: Double?
 
     public init(queue: [SavedTrack] = [], currentIndex: Int? = nil, positionMicroseconds: Int64 = 0,
                 volume: Double = 1, rate: Double = 1, loopMode: String = "None", shuffle: Bool = false,
@@ -58,7 +60,7 @@ public struct SavedState: Decodable, Equatable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case version, queue, folders, sharedTags, currentIndex, positionMicroseconds, volume, rate, loopMode, shuffle,
-             wasPlaying, revision, sleepTimer, sleepDeadlineMicroseconds, output, equalizer, equalizerPreset
+             wasPlaying, revision, sleepTimer, sleepDeadlineMicroseconds, output, equalizer, equalizerPreset, crossfadeSeconds
     }
 
     public init(from decoder: Decoder) throws {
@@ -84,6 +86,7 @@ public struct SavedState: Decodable, Equatable, Sendable {
         output = try c.decodeIfPresent(String.self, forKey: .output)
         equalizer = try c.decodeIfPresent([Double].self, forKey: .equalizer)
         equalizerPreset = try c.decodeIfPresent(String.self, forKey: .equalizerPreset)
+        crossfadeSeconds = try c.decodeIfPresent(Double.self, forKey: .crossfadeSeconds)
     }
 
     /// Why a decoded state cannot be used as it is, or `nil` if it is consistent.
@@ -94,6 +97,7 @@ public struct SavedState: Decodable, Equatable, Sendable {
         if positionMicroseconds < 0 { return "negative position \(positionMicroseconds)" }
         if !volume.isFinite || volume < 0 { return "volume \(volume) is not a number ≥ 0" }
         if !rate.isFinite || rate <= 0 { return "rate \(rate) is not a number > 0" }
+        if let seconds = crossfadeSeconds, !(0...12).contains(seconds) { return "crossfade \(seconds) s is not from 0 to 12" }
         return nil
     }
 }

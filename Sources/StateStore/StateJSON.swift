@@ -67,6 +67,7 @@ enum StateJSON {
             out.close("]")
         }
         if let preset = state.equalizerPreset { out.key("equalizerPreset"); out.string(preset) }
+        if let seconds = state.crossfadeSeconds { out.key("crossfadeSeconds"); try out.number(seconds, field: "the crossfade") }
         out.close("}")
         try write(out.take())
     }

@@ -103,8 +103,8 @@ struct LibraryStatus: ParsableCommand {
         if number("Missing") > 0 { Terminal.line("\(number("Missing")) tracks in folders that are not there now") }
         let lastScan = number("LastScan")
         Terminal.line("last scan: " + (lastScan > 0 ? Self.date(lastScan) : "none yet"))
-        if progress["Scanning"]?.boolValue == true {
-            Terminal.line("scanning: \(progress["FilesRead"]?.int64Value ?? 0) of \(progress["FilesToRead"]?.int64Value ?? 0) files read")
+        if progress[LibraryProperty.scanning]?.boolValue == true {
+            Terminal.line("scanning: \(progress[LibraryProperty.filesRead]?.int64Value ?? 0) of \(progress[LibraryProperty.filesToRead]?.int64Value ?? 0) files read")
         }
     }
 

@@ -10,7 +10,7 @@ struct Quaver: ParsableCommand {
         version: quaverVersion,
         subcommands: [Add.self, Play.self, QueueList.self, Remove.self, Move.self, Clear.self, Jump.self,
                       Next.self, Previous.self, Pause.self, Toggle.self, Stop.self, Seek.self,
-                      Volume.self, Rate.self, Loop.self, Shuffle.self, Sleep.self, Output.self, Equalizer.self, Status.self,
+                      Volume.self, Rate.self, Crossfade.self, Loop.self, Shuffle.self, Sleep.self, Output.self, Equalizer.self, Status.self,
                       Stats.self,
                       Search.self, Artists.self, Albums.self, LibraryStatus.self, Rescan.self,
                       Save.self, Load.self, PlaylistList.self, PlaylistEdit.self, Rating.self, History.self])

@@ -43,6 +43,26 @@ struct Rate: ParsableCommand {
     }
 }
 
+struct Crossfade: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show or set the crossfade: seconds (0–12) the end of a track and the start of the next overlap; 0 is "
+            + "none. Two tracks of one album in a row stay gapless.")
+
+    @OptionGroup var options: ClientOptions
+    @Argument(help: "The new crossfade, in seconds.") var seconds: Double?
+
+    func run() throws {
+        let client = try options.connect()
+        if let seconds {
+            guard seconds.isFinite, (0...12).contains(seconds) else { throw ValidationError("crossfade must be 0–12 seconds, not \(seconds)") }
+            try client.setCrossfade(seconds)
+        }
+        let now = try client.crossfade()
+        let text = now == now.rounded() ? String(Int(now)) : String(now)
+        Terminal.line(now == 0 ? "crossfade off" : "crossfade \(text) s")
+    }
+}
+
 struct Loop: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show or set looping: none, track or playlist.")
 

@@ -56,6 +56,7 @@ final class Daemon {
             let player = Player(engine: FadingEngine.around(engine, fades: fades, clock: WallClock()))
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
+            player.crossfadeSeconds = settings.playback.crossfadeSeconds
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
             let scanner = TagScanner.logging(player: player, engine: engine, tagsWait: .milliseconds(settings.playback.tagsWaitMS), log: log)
             let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
@@ -80,6 +81,7 @@ final class Daemon {
             let history = makeHistory(player, service)
             let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
             let equalizer = makeEqualizer(engine)
+            let crossfade = makeCrossfade(player)
             let library = MusicLibrary.standard(folders: musicFolders, log: log)  // scanned once the object is exported
             playlists?.library = library
             history?.musicBrainzTags = library.map { library in
@@ -89,7 +91,7 @@ final class Daemon {
             // Our own interface (what MPRIS lacks) joins the MPRIS ones on the same object.
             let served = ServedObjects(service: service, on: connection, version: quaverVersion, playlists: playlists,
                                        library: library, parts: [SleepTimerControl(timer: sleepTimer, player: player),
-                                                                 OutputsControl(selector: outputs), PlaybackHealthMembers(player: player)]
+                                                                 OutputsControl(selector: outputs), PlaybackHealthMembers(player: player), crossfade]
                                                                  + (equalizer.map { [$0] } ?? []))
             restoreThenEnqueue(into: player)
             library?.start()
@@ -147,6 +149,14 @@ final class Daemon {
         }
         recorder?.equalizerRestored = { [weak control] in control?.restore($0) }
         control?.changed = { [weak recorder] in recorder?.equalizer = $0 }
+        return control
+    }
+
+    /// The crossfade's property, its value kept in the state file once set (the configuration's until then).
+    private func makeCrossfade(_ player: Player) -> CrossfadeControl {
+        let control = CrossfadeControl(player: player)
+        recorder?.crossfadeRestored = { [weak control] in control?.restore($0) }
+        control.changed = { [weak recorder] in recorder?.crossfadeSeconds = $0 }
         return control
     }
 

@@ -21,7 +21,7 @@ final class HistoryDatabaseTests: XCTestCase {
     func testCountsRatingsAndListensSurviveReopening() throws {
         do {
             let database = try open()
-            try database.recordAdded(["file:///m/a.flac", "file:///m/b.flac"], at: 100)
+            try database.recordAdded(["file:///m/a.flac", "file:///m/b.flac", "file:///m/d.flac"], at: 100)
             try database.recordAdded(["file:///m/a.flac"], at: 999)
             try database.recordListen(listen(200))
             try database.recordListen(listen(300))
@@ -33,7 +33,10 @@ final class HistoryDatabaseTests: XCTestCase {
             try database.recordPlaylistPlayed("aaaa", at: 800)
         }
         let database = try open()
-        let all = try database.all()
+        let all = try database.tracksWithActivity()
+        XCTAssertNil(all["file:///m/d.flac"], "only queued: nothing to show")
+        XCTAssertEqual(try database.firstAdded("file:///m/d.flac"), 100)
+        XCTAssertNil(try database.firstAdded("file:///m/e.flac"))
         XCTAssertEqual(all["file:///m/a.flac"]?.firstAdded, 100, "the first date is kept")
         XCTAssertEqual(all["file:///m/a.flac"]?.playCount, 3)
         XCTAssertEqual(all["file:///m/a.flac"]?.lastPlayed, 300)
@@ -55,7 +58,7 @@ final class HistoryDatabaseTests: XCTestCase {
         try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
         var told: [String] = []
         let database = try HistoryDatabase.open(path: path, now: 42) { told.append($0) }
-        XCTAssertEqual(try database.all(), [:])
+        XCTAssertEqual(try database.tracksWithActivity(), [:])
         XCTAssertEqual(told.count, 1)
         XCTAssertTrue(FileManager.default.fileExists(atPath: path + ".corrupt-42"))
     }

@@ -22,7 +22,7 @@ MEMBERS = [  # (interface, member, signature)
 QUEUE_EDITS = {"OpenUri", "AddTrack", "RemoveTrack", "AddTracks", "ReplaceQueue", "RemoveTracks", "MoveTrack", "Clear"}
 PROPERTY_NAMES = ["PlaybackStatus", "LoopStatus", "Rate", "Shuffle", "Metadata", "Volume", "Position", "MinimumRate",
                   "MaximumRate", "CanGoNext", "CanPlay", "CanSeek", "CanControl", "Identity", "Tracks", "State",
-                  "QueueLength", "Version", "Equalizer", "EqualizerPreset", "EqualizerPresets", "BufferedRanges",
+                  "QueueLength", "Version", "Equalizer", "EqualizerPreset", "EqualizerPresets", "BufferedRanges", "Crossfade",
                   "WaitingReason", "LastErrorKind", "Nope", "", "x" * 300]
 INTERFACES = [ROOT, PLAYER, TRACKLIST, QUAVER, PROPS, "org.example.Nope", "", "a.b"]
 
