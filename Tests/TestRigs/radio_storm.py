@@ -6,12 +6,14 @@ usage: radio_storm.py QUAVERD_BINARY MP3_FILE RUNS CALLS_PER_RUN [LOG_FOLDER]
 Serves MP3_FILE (tags stripped, looped forever, ICY metadata when asked) on 127.0.0.1, then for each run
 starts its own dbus-daemon and quaverd (fakesink output, its own HOME and XDG folders) and sends
 CALLS_PER_RUN calls, one at a time, each chosen at random among OpenUri (the stream, under a fresh path),
-Stop, Next and Play. A run ends early when quaverd leaves the bus. Prints one line per run and a total
+Stop, Next and Play. After an OpenUri it waits until the server has the source's request, then up to 20 ms
+(PACED=0 in the environment: it does not), so that how many sources are stopped mid-request does not depend
+on the machine's load. A run ends early when quaverd leaves the bus. Prints one line per run and a total
 ("calls N deaths D"); exits 1 if any quaverd died. The logs of a run that died stay in LOG_FOLDER (default
 $TMPDIR; with KEEP=1 in the environment every run's do). quaverd gets the environment too (GST_DEBUG, say).
 Everything it starts is stopped by PID. Uses the server of test_servers.py beside it (mode radio).
 """
-import os, random, shutil, signal, subprocess, sys, tempfile, threading, time
+import os, random, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 import dbus
 
@@ -47,10 +49,39 @@ def start_quaverd(binary, tmp, addr):
     raise RuntimeError("quaverd did not take its bus name (see %s/quaverd.log)" % tmp)
 
 
+class HeardRadio(Radio):
+    """The radio, noting each path asked for (`heard`), so that the storm can wait for a source's request."""
+    heard = set()
+    arrived = threading.Condition()
+
+    def handle(self):
+        line = self.request.recv(4096, socket.MSG_PEEK).split(b"\r\n", 1)[0].split()
+        with self.arrived:
+            self.heard.add(line[1].decode("latin-1") if len(line) > 1 else "")
+            self.arrived.notify_all()
+        super().handle()
+
+    @classmethod
+    def wait_for(cls, path, seconds):
+        with cls.arrived:
+            cls.arrived.wait_for(lambda: path in cls.heard, seconds)
+
+
+def open_and_wait(player, stream, rnd):
+    """OpenUri of the stream under a fresh path; unless told not to (PACED=0), waits until its source has sent
+    its request (5 s at most) and a few ms more, so that the next call stops it mid-request or mid-read
+    whatever the machine's load."""
+    path = "/radio/%d" % rnd.randrange(1 << 40)
+    player.OpenUri(stream + path, timeout=60)
+    if os.environ.get("PACED", "1") != "0":
+        HeardRadio.wait_for(path, 5)
+        time.sleep(rnd.random() * 0.02)
+
+
 def storm(bus, q, stream, calls, rnd):
     """Sends up to `calls` calls; returns how many were answered before quaverd left, and whether it did."""
     player = dbus.Interface(bus.get_object(NAME, "/org/mpris/MediaPlayer2"), PLAYER)
-    ops = [lambda: player.OpenUri("%s/%d" % (stream, rnd.randrange(1 << 30)), timeout=60),
+    ops = [lambda: open_and_wait(player, stream, rnd),
            lambda: player.Stop(timeout=60), lambda: player.Next(timeout=60), lambda: player.Play(timeout=60)]
     for n in range(calls):
         try:
@@ -99,9 +130,9 @@ def main():
     binary, mp3, runs, calls = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     logs = sys.argv[5] if len(sys.argv) > 5 else None
     Radio.frames = mp3_frames(mp3)
-    server = Server(("127.0.0.1", 0), Radio)
+    server = Server(("127.0.0.1", 0), HeardRadio)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    stream = "http://127.0.0.1:%d/radio" % server.server_address[1]
+    stream = "http://127.0.0.1:%d" % server.server_address[1]
     total, deaths = 0, 0
     seed0 = random.randrange(1 << 20)
     for i in range(runs):
