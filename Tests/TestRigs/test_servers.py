@@ -17,7 +17,7 @@
   test_servers.py radio PORTFILE LOG MP3
                                      an endless radio stream: MP3's frames (tags stripped) looped at 16 KB/s on any
                                      path, with ICY metadata when asked (StreamTitle "Quaver Band - Song N", N
-                                     going up every 2 s)
+                                     going up every 2 s); logs each request's path
 
 Each writes the port it listens on to PORTFILE once ready, and runs until killed.
 The "real" file is FILE_LENGTH bytes, byte i being i % 251: what may ever reach the cache.
@@ -326,12 +326,17 @@ def mp3_frames(path):
 
 
 class Radio(socketserver.BaseRequestHandler):
-    """Set `frames` (mp3_frames) before serving."""
+    """Set `frames` (mp3_frames) before serving; with `log_path` set, each request's path is logged there."""
     METAINT = 8192
     frames = b""
+    log_path = None
 
     def handle(self):
-        request = self.request.recv(4096).decode("latin-1").lower()
+        request = self.request.recv(4096).decode("latin-1")
+        if self.log_path:
+            with open(self.log_path, "a") as log:
+                log.write((request.split("\r\n", 1)[0].split() + ["", ""])[1] + "\n")
+        request = request.lower()
         meta = "icy-metadata: 1" in request
         head = "ICY 200 OK\r\ncontent-type: audio/mpeg\r\nicy-name: Quaver Radio\r\n"
         if meta:
@@ -430,7 +435,7 @@ def main():
     if mode == "listenbrainz":
         ListenBrainz.log_path, ListenBrainz.token = sys.argv[3], sys.argv[4]
     if mode == "radio":
-        Radio.frames = mp3_frames(sys.argv[4])
+        Radio.log_path, Radio.frames = sys.argv[3], mp3_frames(sys.argv[4])
     if mode == "proxy":
         Proxy.log_path = sys.argv[3]
         Proxy.credentials = sys.argv[4] if len(sys.argv) > 4 else None
