@@ -52,6 +52,9 @@ final class BenchBus {
         return reply.first?.boolValue == true
     }
 
+    /// The bus daemon's process (one thread).
+    var pid: pid_t { daemon.pid }
+
     func stop() { daemon.stop() }
 }
 
@@ -119,4 +122,41 @@ final class BenchSink {
     }
 
     func stop() { pulse?.stop() }
+}
+
+/// The floor of a D-Bus poll on this machine now: `dbus-bench-service` (a child of ours on the same EventLoop and
+/// DBus layer as quaverd, answering one property and doing nothing else) on the same bus. A poll of it beside
+/// each poll of quaverd waits for the same load (other processes, the bus daemon, this client) without
+/// quaverd's work.
+final class BenchFloorService {
+    private let process: BenchProcess
+    private let connection: Connection
+
+    init(on bus: BenchBus) throws {
+        process = try BenchProcess(Bundle.main.executablePath ?? CommandLine.arguments[0],
+                                   ["dbus-bench-service", "--address", bus.address])
+        connection = bus.client
+        let start = EventLoop.monotonicMicroseconds
+        while !(try bus.nameHasOwner(DBusBenchService.name)) {
+            guard EventLoop.monotonicMicroseconds - start < 20_000_000 else {
+                throw BenchError("the floor service did not take \(DBusBenchService.name) within 20 s")
+            }
+            usleep(1000)
+        }
+    }
+
+    /// One `Get(Position)` through `connection` (the bus's client by default); milliseconds it took.
+    func poll(through connection: Connection? = nil) throws -> Double {
+        let asked = EventLoop.monotonicMicroseconds
+        _ = try Self.get(connection ?? self.connection)
+        return Double(EventLoop.monotonicMicroseconds - asked) / 1000
+    }
+
+    static func get(_ connection: Connection) throws {
+        _ = try connection.call(destination: DBusBenchService.name, path: DBusBenchService.path,
+                                interface: "org.freedesktop.DBus.Properties", method: "Get",
+                                arguments: [.string(DBusBenchService.interface), .string("Position")], timeout: 10)
+    }
+
+    func stop() { process.stop() }
 }

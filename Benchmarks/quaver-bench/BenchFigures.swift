@@ -103,12 +103,34 @@ enum ProcessCounters {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 
+    /// One thread's time on a CPU and waiting in a run queue for one, in milliseconds, so far
+    /// (`/proc/<pid>/task/<tid>/schedstat`: nanoseconds run, nanoseconds waited, time slices); the calling
+    /// thread's when `pid` is nil. A slow answer read against them says whether the thread worked, waited for a
+    /// CPU, or slept (a lock, the disk, another process).
+    static func schedule(_ pid: pid_t?, thread: pid_t? = nil) -> ThreadSchedule {
+        let file = pid.map { "/proc/\($0)/task/\(thread ?? $0)/schedstat" } ?? "/proc/thread-self/schedstat"
+        let fields = ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").split(separator: " ").compactMap { Double($0) }
+        guard fields.count >= 2 else { return ThreadSchedule() }
+        return ThreadSchedule(ranMS: fields[0] / 1_000_000, queuedMS: fields[1] / 1_000_000)
+    }
+
     /// CPU seconds per minute that each of `pids` spends over the same `seconds` of wall time from now.
     static func cpuPerMinute(_ pids: [pid_t], over seconds: Double) -> [Double] {
         let before = pids.map(cpuSeconds), started = Date()
         Thread.sleep(forTimeInterval: seconds)
         let elapsed = Date().timeIntervalSince(started)
         return zip(pids, before).map { (cpuSeconds($0) - $1) * 60 / elapsed }
+    }
+}
+
+/// A thread's counted time on a CPU and in a run queue (`ProcessCounters.schedule`); subtracted, what it did
+/// between two readings.
+struct ThreadSchedule {
+    var ranMS = 0.0
+    var queuedMS = 0.0
+
+    static func - (after: ThreadSchedule, before: ThreadSchedule) -> ThreadSchedule {
+        ThreadSchedule(ranMS: after.ranMS - before.ranMS, queuedMS: after.queuedMS - before.queuedMS)
     }
 }
 

@@ -17,16 +17,23 @@ public final class NamedThread: Sendable {
     /// Linux gives each thread its own, and the threads a thread starts inherit it.
     public static let background: Int32 = 10
 
-    /// Runs `work` on a new thread named `name` (Linux keeps its first 15 bytes), at nice value `nice`.
+    /// Runs `work` on a new thread named `name` (Linux keeps its first 15 bytes), at nice value `nice`, and
+    /// with `idle`, under Linux's `SCHED_IDLE` policy (sched(7)): any other thread of ours that wakes takes the CPU
+    /// from it at once, where a nice value only weighs its share. MPD reads its database in such a thread
+    /// (`SetThreadIdlePriority`); a thread may always lower itself to it.
     /// g_thread_new, like Foundation's Thread.start, ends the process when no thread can be made (out of
     /// threads or memory).
     @discardableResult
-    public static func start(_ name: String, nice: Int32 = 0, _ work: @escaping () -> Void) -> NamedThread {
+    public static func start(_ name: String, nice: Int32 = 0, idle: Bool = false, _ work: @escaping () -> Void) -> NamedThread {
         let thread = NamedThread()
-        let context = Unmanaged.passRetained(Start(work: work, thread: thread, nice: nice)).toOpaque()
+        let context = Unmanaged.passRetained(Start(work: work, thread: thread, nice: nice, idle: idle)).toOpaque()
         let handle = g_thread_new(name, { context in
             let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
             if start.nice != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, start.nice) }
+            if start.idle {
+                var parameters = sched_param(sched_priority: 0)
+                sched_setscheduler(0, schedulingIdle, &parameters)  // on failure the nice value stays
+            }
             start.work()
             start.thread.finished.store(true, ordering: .releasing)
             return nil
@@ -39,11 +46,16 @@ public final class NamedThread: Sendable {
         let work: () -> Void
         let thread: NamedThread
         let nice: Int32
+        let idle: Bool
 
-        init(work: @escaping () -> Void, thread: NamedThread, nice: Int32) {
+        init(work: @escaping () -> Void, thread: NamedThread, nice: Int32, idle: Bool) {
             self.work = work
             self.thread = thread
             self.nice = nice
+            self.idle = idle
         }
     }
 }
+
+/// `SCHED_IDLE` (<linux/sched.h>), which Swift's Glibc does not show (glibc defines it only with _GNU_SOURCE).
+private let schedulingIdle: Int32 = 5

@@ -152,7 +152,9 @@ public final class GStreamerEngine: AudioEngine {
     /// Upstream: no issue found; libpulse's `calc_time` is unchanged in PulseAudio 17.
     private func restartOnNewOutput(_ device: String?) {
         guard case .prerolled = state.phase, let item = state.loaded.current else { return startPlaying() }
-        var start = state.phase.resumption(at: state.lastPosition)
+        // Paused, the output answers with the last sample it played, not from its clock: read afresh, as the
+        // last reading may be from long before the pause.
+        var start = state.phase.resumption(at: position)
         state.wantsPlaying = true
         stopPipeline()
         streaming.restart(item)

@@ -5,9 +5,10 @@ import EventLoop
 /// queues, takes a query of tens of milliseconds to seconds, and on the loop every other client waited for it.
 /// Queries run one after another; each result is posted back to the loop.
 ///
-/// The thread runs at nice 5, below the loop: on two busy cores, the loop answering a poll comes before a query.
+/// The thread runs at nice 5, below the loop, and not under `SCHED_IDLE` as the scanner does (WorkerThread): a
+/// query is what a user is waiting for.
 final class CatalogReader {
-    private let thread = WorkerThread(name: "quaver-library", niceness: 5)
+    private let thread = WorkerThread(name: "quaver-library", niceness: 5, idle: false)
     private let index: LibraryIndex
     /// The reader thread's alone: opened at the first query, dropped after a failure or a rebuild of the file.
     private var catalog: LibraryCatalog?

@@ -6,6 +6,10 @@ import SQLite
 public final class LibraryCatalog {
     private let connection: IndexConnection
     private var database: Database { connection.database }
+    /// Each query's statement, compiled at its first use and kept with the connection: the SQL texts are a few
+    /// fixed ones (one per method and filter shape), and compiling a search's two statements each time cost 0.13 to
+    /// 0.18 ms of its 0.9 to 1.1 ms (CPU time, median, 100 000 tracks; SQLite 3.40).
+    private var statements: [String: Statement] = [:]
 
     public init(_ connection: IndexConnection) { self.connection = connection }
 
@@ -19,12 +23,12 @@ public final class LibraryCatalog {
         let filter = Self.filter(query)
         let total = try count(query, filter)
         let access = total >= Self.indexWalkThreshold ? "INDEXED BY tracks_in_album_order" : "NOT INDEXED"
-        let rows = try database.query("WITH page AS (SELECT id FROM tracks \(access) WHERE \(filter.sql) "
+        let page = try rows("WITH page AS (SELECT id FROM tracks \(access) WHERE \(filter.sql) "
                                       + "ORDER BY \(Self.albumOrder) LIMIT ? OFFSET ?) "
                                       + "SELECT \(Self.trackColumns) FROM page JOIN tracks ON tracks.id = page.id "
                                       + "ORDER BY \(Self.albumOrder)",
                                       filter.values + [.integer(Int64(max(0, limit))), .integer(Int64(max(0, offset)))])
-        return (rows.map(Self.track), total)
+        return (page.map(Self.track), total)
     }
 
     static let indexWalkThreshold = 1000
@@ -33,9 +37,9 @@ public final class LibraryCatalog {
     private func count(_ query: SearchQuery, _ filter: (sql: String, values: [SQLiteValue])) throws -> Int {
         let counted: [Row]
         if let match = query.textMatch, query.years == nil {
-            counted = try database.query("SELECT count(*) FROM tracks_text WHERE tracks_text MATCH ?1", [.text(match)])
+            counted = try rows("SELECT count(*) FROM tracks_text WHERE tracks_text MATCH ?1", [.text(match)])
         } else {
-            counted = try database.query("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
+            counted = try rows("SELECT count(*) FROM tracks WHERE \(filter.sql)", filter.values)
         }
         return Int(counted.first?.integer(0) ?? 0)
     }
@@ -44,25 +48,25 @@ public final class LibraryCatalog {
     /// the tags the queue shows at once.
     public func tracks(_ query: SearchQuery) throws -> [LibraryTrack] {
         let filter = Self.filter(query)
-        return try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE \(filter.sql) AND missing = 0 "
+        return try rows("SELECT \(Self.trackColumns) FROM tracks WHERE \(filter.sql) AND missing = 0 "
                                   + "ORDER BY \(Self.albumOrder)", filter.values).map(Self.track)
     }
 
     /// The URIs of every track matching `query`, in album order, missing ones left out.
     public func uris(_ query: SearchQuery) throws -> [String] {
         let filter = Self.filter(query)
-        return try database.query("SELECT uri FROM tracks WHERE \(filter.sql) AND missing = 0 ORDER BY \(Self.albumOrder)",
+        return try rows("SELECT uri FROM tracks WHERE \(filter.sql) AND missing = 0 ORDER BY \(Self.albumOrder)",
                                   filter.values).compactMap { $0.text(0) }
     }
 
     /// The track at `uri`, if indexed.
     public func track(uri: String) throws -> LibraryTrack? {
-        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?1", [.text(uri)]).first.map(Self.track)
+        try rows("SELECT \(Self.trackColumns) FROM tracks WHERE uri = ?1", [.text(uri)]).first.map(Self.track)
     }
 
     /// The `limit` tracks whose files changed last (new files come with their copy's time), newest first.
     public func recentlyChanged(limit: Int) throws -> [LibraryTrack] {
-        try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE missing = 0 ORDER BY modified DESC, uri LIMIT ?",
+        try rows("SELECT \(Self.trackColumns) FROM tracks WHERE missing = 0 ORDER BY modified DESC, uri LIMIT ?",
                            [.integer(Int64(max(0, limit)))]).map(Self.track)
     }
 
@@ -70,7 +74,7 @@ public final class LibraryCatalog {
     /// in album order; missing tracks left out.
     public func tracks(artist: String, album: String?) throws -> [LibraryTrack] {
         let albumClause = album == nil ? "" : " AND album = ?2 COLLATE NOCASE"
-        return try database.query("SELECT \(Self.trackColumns) FROM tracks WHERE sort_artist = ?1\(albumClause) "
+        return try rows("SELECT \(Self.trackColumns) FROM tracks WHERE sort_artist = ?1\(albumClause) "
                                   + "AND missing = 0 ORDER BY \(Self.albumOrder)", [.text(artist)] + (album.map { [.text($0)] } ?? []))
             .map(Self.track)
     }
@@ -78,7 +82,7 @@ public final class LibraryCatalog {
     /// Artists (album artists, or the track's first artist) of the matching tracks, with their track counts.
     public func artists(_ query: SearchQuery) throws -> [(name: String, tracks: Int)] {
         let filter = Self.filter(query)
-        return try database.query("SELECT sort_artist, count(*) FROM tracks WHERE \(filter.sql) "
+        return try rows("SELECT sort_artist, count(*) FROM tracks WHERE \(filter.sql) "
                                   + "GROUP BY sort_artist ORDER BY sort_artist", filter.values).map { row in
             (row.text(0) ?? "", Int(row.integer(1) ?? 0))
         }
@@ -87,7 +91,7 @@ public final class LibraryCatalog {
     /// Albums of the matching tracks (artist, title, year, track count), in album order.
     public func albums(_ query: SearchQuery) throws -> [LibraryAlbum] {
         let filter = Self.filter(query)
-        return try database.query("SELECT sort_artist, album, max(year), count(*) FROM tracks "
+        return try rows("SELECT sort_artist, album, max(year), count(*) FROM tracks "
                                   + "WHERE \(filter.sql) AND album != '' GROUP BY sort_artist, album COLLATE NOCASE "
                                   + "ORDER BY sort_artist, max(year), album COLLATE NOCASE", filter.values).map { row in
             LibraryAlbum(artist: row.text(0) ?? "", title: row.text(1) ?? "", year: Int(row.integer(2) ?? 0),
@@ -97,17 +101,26 @@ public final class LibraryCatalog {
 
     /// Counts and sizes of the whole index, and when the last full scan ended.
     public func statistics() throws -> LibraryStatistics {
-        let row = try database.query("""
+        let row = try rows("""
             SELECT count(*), coalesce(sum(size), 0), coalesce(sum(length_ms), 0), count(DISTINCT sort_artist),
                    count(DISTINCT sort_artist || char(31) || album), coalesce(sum(missing), 0) FROM tracks
             """).first
-        let lastScan = try database.query("SELECT value FROM facts WHERE name = 'last-scan-end'").first?.integer(0)
+        let lastScan = try rows("SELECT value FROM facts WHERE name = 'last-scan-end'").first?.integer(0)
         let number = { (column: Int) in Int(row?.integer(column) ?? 0) }
         return LibraryStatistics(tracks: number(0), bytes: Int64(number(1)), milliseconds: Int64(number(2)),
                                  artists: number(3), albums: number(4), missing: number(5), lastScanEnd: lastScan ?? 0)
     }
 
     // MARK: SQL
+
+    /// Every row `sql` answers with `values` bound, through its kept statement (run to its end, so it holds no
+    /// read transaction open after).
+    private func rows(_ sql: String, _ values: [SQLiteValue] = []) throws -> [Row] {
+        if let statement = statements[sql] { return try statement.rows(values) }
+        let statement = try database.prepare(sql)
+        statements[sql] = statement
+        return try statement.rows(values)
+    }
 
     /// The WHERE clause for `query` and the values it binds.
     static func filter(_ query: SearchQuery) -> (sql: String, values: [SQLiteValue]) {

@@ -30,7 +30,7 @@ public final class LibraryScanner {
 
     static let batchSize = 256
 
-    private let queue = WorkerThread(name: "quaver-scan", niceness: 10)
+    private let queue = WorkerThread(name: "quaver-scan", niceness: 10, idle: true)
     private let index: LibraryIndex
     private let folders: [[UInt8]]
     private let note: (String) -> Void

@@ -41,9 +41,11 @@ extension Player {
     }
 
     /// Plays again as `endInterruption()` does, on a new output stream connected to the sound server's sink
-    /// `sink`: for an output whose removal paused us and that came back (`AudioEngine.playOnNewOutput`).
+    /// `sink` (nil: where the server puts a new stream of ours), started where playback paused
+    /// (`AudioEngine.playOnNewOutput`): for an output whose removal paused us and that came back, and for every
+    /// pause the desktop asked for (a call), whose stream stayed corked while the server went on playing others.
     @discardableResult
-    public func endInterruption(onNewOutput sink: String) -> Bool {
+    public func endInterruption(onNewOutput sink: String?) -> Bool {
         endInterruption(resumingWith: { if bufferingPercent >= 100 { engine.playOnNewOutput(device: sink) } })
     }
 

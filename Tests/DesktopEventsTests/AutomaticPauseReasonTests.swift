@@ -32,4 +32,15 @@ final class AutomaticPauseReasonTests: XCTestCase {
         XCTAssertTrue(playback.interrupt(.callStarted))
         XCTAssertEqual(player.waitingReason, .interruption)
     }
+
+    /// The stream corked for the call is not uncorked: the music plays on a new one, where the server puts it.
+    func testTheCallsEndPlaysOnANewOutputStream() {
+        let (player, engine) = playingPlayer()
+        let playback = AutomaticPlayback(player: player, log: Logger(label: "test"))
+        XCTAssertTrue(playback.interrupt(.callStarted))
+        let earlier = engine.commands.count
+        XCTAssertTrue(playback.resume(.callEnded))
+        XCTAssertEqual(Array(engine.commands.dropFirst(earlier)), [.playOnNewOutput(device: nil)])
+        XCTAssertEqual(player.status, .playing)
+    }
 }

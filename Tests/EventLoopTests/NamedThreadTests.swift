@@ -32,4 +32,21 @@ final class NamedThreadTests: XCTestCase {
         XCTAssertEqual(plain.own, ours, "nice 0 leaves the thread as the process is")
         XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), ours, "the caller's own is unchanged")
     }
+
+    /// `idle`: the thread runs under SCHED_IDLE (5 in <linux/sched.h>), which any thread may lower itself to; a
+    /// thread started without it keeps the policy of the process (SCHED_OTHER, 0).
+    func testAnIdleThreadRunsUnderTheIdlePolicy() {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var policies: (idle: Int32, plain: Int32) = (-1, -1)
+        NamedThread.start("quaver-test", idle: true) {
+            policies.idle = sched_getscheduler(0)
+            NamedThread.start("quaver-test-2") {
+                policies.plain = sched_getscheduler(0)
+                done.signal()
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(policies.idle, 5)
+        XCTAssertEqual(sched_getscheduler(0), 0, "the caller's own is unchanged")
+    }
 }

@@ -236,3 +236,22 @@ final class AwayFolderTests: XCTestCase {
         XCTAssertEqual(Set(try library.titles("")), ["One", "Two"])
     }
 }
+
+final class ScannerThreadTests: XCTestCase {
+    /// The scanner's thread runs under SCHED_IDLE, so that quaverd's loop takes the CPU from it as soon as a
+    /// client calls: its policy is field 41 of /proc/self/task/<tid>/stat (proc(5)), 5 for SCHED_IDLE.
+    func testTheScannerRunsUnderTheIdlePolicy() throws {
+        let library = try ScannedLibrary()
+        library.scan()  // the thread has run a job, so it set its policy first
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")
+        let policies = tasks.compactMap { task -> String? in
+            guard (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) == "quaver-scan\n",
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // Fields after the command name start at field 3.
+            return stat[stat.index(after: close)...].split(separator: " ").dropFirst(38).first.map(String.init)
+        }
+        XCTAssertFalse(policies.isEmpty, "no quaver-scan thread")
+        XCTAssertEqual(Set(policies), ["5"])
+    }
+}

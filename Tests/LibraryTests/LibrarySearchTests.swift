@@ -135,3 +135,23 @@ final class LargeResultSearchTests: XCTestCase {
         }
     }
 }
+
+final class KeptStatementTests: XCTestCase {
+    /// The catalog keeps each query's statement: a search after the scanner wrote more tracks finds them, so a
+    /// kept statement holds no snapshot of the index from its last run.
+    func testASearchSeesWhatWasWrittenSinceTheSameSearchLastRan() throws {
+        let library = try ScannedLibrary()
+        try library.write([TaggedTree.File("first.flac", ["TITLE": "Kept One", "DATE": "1971"])])
+        library.scan()
+        let catalog = try library.catalog()
+        XCTAssertEqual(try catalog.search(SearchQuery("kept"), offset: 0, limit: 10).total, 1)
+        XCTAssertEqual(try catalog.search(SearchQuery("kept year:1970..1979"), offset: 0, limit: 10).tracks.count, 1)
+        try library.write([TaggedTree.File("second.flac", ["TITLE": "Kept Two", "DATE": "1972"])])
+        library.scan()
+        let page = try catalog.search(SearchQuery("kept"), offset: 0, limit: 10)
+        XCTAssertEqual(page.total, 2)
+        XCTAssertEqual(page.tracks.map(\.title), ["Kept One", "Kept Two"])
+        XCTAssertEqual(try catalog.search(SearchQuery("kept year:1970..1979"), offset: 0, limit: 10).tracks.count, 2)
+        XCTAssertEqual(try catalog.statistics().tracks, 2)
+    }
+}

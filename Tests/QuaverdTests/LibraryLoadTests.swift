@@ -49,7 +49,7 @@ final class LibraryLoadTests: XCTestCase {
             let end = Date()
             let polls = poll.pollsAnswered(within: start...end)
             answered.append("\(method) \(Int(end.timeIntervalSince(start) * 1000)) ms (\(polls) polls answered)")
-            if end.timeIntervalSince(start) >= 0.1 { long.append((method, polls)) }
+            if end.timeIntervalSince(start) >= 0.2 { long.append((method, polls)) }
         }
         let library = { (method: String, arguments: [DBusValue]) in
             try call(method, arguments, ControlAPI.objectPath, ControlAPI.libraryInterface)
@@ -68,7 +68,8 @@ final class LibraryLoadTests: XCTestCase {
         print("100 000 tracks: \(answered.joined(separator: ", ")); \(polls) polls every 20 ms meanwhile, "
               + "the longest waited \(Int(longest * 1000)) ms")
         XCTAssertEqual(loaded.tracks.count, 1668)
-        // A call of 100 ms or more (5 poll intervals) during which no poll was both sent and answered held the loop.
+        // A call of 200 ms or more (10 poll intervals) during which no poll was both sent and answered held the loop.
+        // Measured in 10 runs at load 15 to 25: 3 polls or more in every such call; calls of 100 to 110 ms saw 1.
         print("calls long enough to tell a held loop by: \(long.map(\.method))")
         for (method, polls) in long { XCTAssertGreaterThan(polls, 0, "\(method) held the loop: \(answered)") }
     }

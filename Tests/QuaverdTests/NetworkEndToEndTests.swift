@@ -60,18 +60,24 @@ final class NetworkEndToEndTests: SongServerTestCase {
         let cases = [("stalled-body", "timed out"), ("to-file", "file"), ("gzip-bomb", "Content-Encoding"),
                      ("redirect-chain/0", "redirect"), ("wrong-range", "Content-Range")]
         // Each failure is logged as it happens; LastError holds the latest, which may be an earlier URL
-        // failing again as the queue goes on through the failing items.
+        // failing again as the queue goes on through the failing items. How long each took is printed; the bound
+        // only tells a timeout that was not applied (the stalled body never ends) from one that was, ten times the
+        // slowest case's normal: the stalled body took 4.3 s (load 15), 0.1 to 0.7 s the others, and 7.5 s at
+        // load 18 and 19, past the former bound of 7 s.
+        var seconds: [String] = []
         for (path, words) in cases {
             let url = hostile.url(path)
             let started = Date()
             try daemon.playerctl("open", url)
-            daemon.waitUntil("the failure of \(path) logged") { daemon.process.standardError.contains("cannot play \(url): ") }
+            daemon.waitUntil("the failure of \(path) logged", timeout: 60) { daemon.process.standardError.contains("cannot play \(url): ") }
             let line = daemon.process.standardError.split(separator: "\n").first { $0.contains("cannot play \(url): ") } ?? ""
-            XCTAssertLessThan(Date().timeIntervalSince(started), 7, String(line))
+            seconds.append("\(path) \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+            XCTAssertLessThan(Date().timeIntervalSince(started), 45, String(line))
             XCTAssertTrue(line.contains("network: \(url): ") && line.lowercased().contains(words.lowercased()), String(line))
             XCTAssertTrue(daemon.process.isRunning, daemon.process.standardError)
             XCTAssertEqual((try? daemon.getAll())?.isEmpty, false, "GetAll(Player) failed after \(path)")
         }
+        print("hostile server, open to failure logged: \(seconds.joined(separator: ", "))")
         let lastError = try daemon.get("LastError", ControlAPI.quaverInterface).stringValue ?? ""
         XCTAssertTrue(lastError.contains("network: http://127.0.0.1:\(hostile.port)/"), lastError)
         let media = home.url.appendingPathComponent("cache/quaver/media")

@@ -37,6 +37,14 @@ extension SoundServerRig {
         try SpawnedTool(["paplay"] + arguments, environment: environment, output: directory.path + "/paplay.out")
     }
 
+    /// Moves playback stream `index` to the sink `sink` as a mixer does, through a client that stays connected
+    /// until it is stopped (`move_stream.py`, next to this file, says why pactl will not do on PipeWire).
+    public func moveStreamAsAMixer(_ index: Int, to sink: String) throws -> SpawnedTool {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("move_stream.py")
+        return try SpawnedTool(["python3", script.path, String(index), sink], environment: environment,
+                               output: directory.path + "/move_stream.out", errors: directory.path + "/move_stream.err")
+    }
+
     /// The playback streams as pactl lists them (`pactl -f json list sink-inputs`): index, sink, properties.
     public func playbackStreams() throws -> [(index: Int, sink: Int, properties: [String: String])] {
         let listed = try pactl(["-f", "json", "list", "sink-inputs"])
