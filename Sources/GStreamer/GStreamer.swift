@@ -15,7 +15,14 @@ public enum GStreamer {
         _ = initialized
     }
 
+    /// Whether GStreamer's http elements run on libsoup 2.4 (`HTTPSourceLibrary`); false without libsoup2.4-1.
+    public static var httpOnLibsoup2: Bool {
+        initialize()
+        return HTTPSourceLibrary.onLibsoup2
+    }
+
     private static let initialized: Bool = {
+        _ = HTTPSourceLibrary.onLibsoup2
         gst_init(nil, nil)
         return true
     }()

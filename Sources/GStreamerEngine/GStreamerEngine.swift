@@ -55,6 +55,10 @@ public final class GStreamerEngine: AudioEngine {
         pipeline.watchBus { [weak self] message in self?.apply(.bus(message)) }
     }
 
+    /// Whether streams GStreamer fetches itself (radio, HLS) run on libsoup 2.4; on libsoup 3 stopping one
+    /// mid-request can crash the process (docs/platform.md).
+    public static var streamsOnLibsoup2: Bool { GStreamer.httpOnLibsoup2 }
+
     deinit {
         pipeline.disconnect()
         _ = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)

@@ -8,59 +8,16 @@ import XCTest
 
 /// Radio (ICY metadata) through playbin's own source, and the core's buffering pause on a slow link.
 final class StreamAndBufferingTests: XCTestCase {
-    /// An endless MP3 stream with `icy-metaint` blocks whose StreamTitle changes every 2 s, started and
-    /// stopped by PID. Tags are stripped so the frames can loop.
-    static let radioScript = #"""
-import sys, socketserver, time
-port, path = int(sys.argv[1]), sys.argv[2]
-data = open(path, 'rb').read()
-if data[:3] == b'ID3':
-    size = (data[6] << 21) | (data[7] << 14) | (data[8] << 7) | data[9]
-    data = data[10 + size:]
-if data[-128:-125] == b'TAG':
-    data = data[:-128]
-METAINT = 8192
-class Radio(socketserver.BaseRequestHandler):
-    def handle(self):
-        request = self.request.recv(4096).decode('latin-1').lower()
-        meta = 'icy-metadata: 1' in request
-        head = 'ICY 200 OK\r\ncontent-type: audio/mpeg\r\nicy-name: Quaver Radio\r\n'
-        if meta: head += 'icy-metaint: %d\r\n' % METAINT
-        self.request.sendall((head + '\r\n').encode())
-        start, pos = time.time(), 0
-        try:
-            while True:
-                chunk = bytes(data[(pos + i) % len(data)] for i in range(METAINT))
-                pos += METAINT
-                self.request.sendall(chunk)
-                if meta:
-                    song = 'Song %d' % (1 + int(time.time() - start) // 2)
-                    text = ("StreamTitle='Quaver Band - %s';" % song).encode()
-                    text += b'\0' * (-len(text) % 16)
-                    self.request.sendall(bytes([len(text) // 16]) + text)
-                time.sleep(METAINT / 16000.0)
-        except OSError:
-            pass
-class Server(socketserver.ThreadingTCPServer):
-    allow_reuse_address = True
-    daemon_threads = True
-Server(('127.0.0.1', port), Radio).serve_forever()
-"""#
-
     func testRadioTitlesReachTheTagsSplitIntoArtistAndTitle() throws {
-        let logs = try TemporaryDirectory(prefix: "quaver-radio")
-        let port = try NginxServer.freePort()
-        let radio = try ChildProcess("python3", ["-c", Self.radioScript, "\(port)", try Fixtures.shared().mp3.path],
-                                     logDirectory: logs.url, name: "radio")
-        defer { radio.stop() }
-        XCTAssertTrue(eventually(timeout: 10) { NginxServer.accepts(port: port) }, radio.standardError)
-        let cache = try MediaCache(directory: logs.url.appendingPathComponent("cache"), capacityBytes: 1 << 20)
+        // An endless MP3 stream whose ICY StreamTitle changes every 2 s.
+        let radio = try TestServer("radio", arguments: [try Fixtures.shared().mp3.path])
+        let cache = try MediaCache(directory: radio.folder.url.appendingPathComponent("cache"), capacityBytes: 1 << 20)
         let engine = try GStreamerEngine(configuration: .init(
             sink: "fakesink sync=true", applicationName: "Quaver tests",
             network: .init(cache: cache, retries: 1, connectTimeout: 3)))
         let recorder = EventRecorder()
         engine.delegate = recorder
-        engine.load(EngineItem(id: TrackID(1), uri: "http://127.0.0.1:\(port)/stream"), at: .zero, playing: true)
+        engine.load(EngineItem(id: TrackID(1), uri: radio.url("stream")), at: .zero, playing: true)
         recorder.wait(for: .seekable(TrackID(1), false), timeout: 20)
         XCTAssertTrue(recorder.contains(.duration(TrackID(1), nil)))
         let first = recorder.wait(for: "an ICY title", timeout: 20) { event -> TrackTags? in

@@ -35,7 +35,7 @@ final class DebianPackageTests: XCTestCase {
         let field = { (name: String) throws -> String in try self.run("dpkg-deb", ["-f", deb, name]).out }
         XCTAssertEqual(try field("Version"), version + "\n")
         let depends = try field("Depends")
-        for package in ["gstreamer1.0-plugins-base", "gstreamer1.0-plugins-good", "gstreamer1.0-pulseaudio",
+        for package in ["gstreamer1.0-plugins-base", "gstreamer1.0-plugins-good", "libsoup2.4-1", "gstreamer1.0-pulseaudio",
                         "libdbus-1-3", "libpulse0", "libgstreamer1.0-0", "libc6"] {
             XCTAssertTrue(depends.contains(package), "Depends lacks \(package): \(depends)")
         }

@@ -14,6 +14,10 @@
   test_servers.py h2only PORTFILE LOG ROOT CERT KEY
                                      files under ROOT over TLS that offers HTTP/2 only (ALPN h2; python3-h2),
                                      with Range; logs "path range" per request
+  test_servers.py radio PORTFILE LOG MP3
+                                     an endless radio stream: MP3's frames (tags stripped) looped at 16 KB/s on any
+                                     path, with ICY metadata when asked (StreamTitle "Quaver Band - Song N", N
+                                     going up every 2 s); logs each request's path
 
 Each writes the port it listens on to PORTFILE once ready, and runs until killed.
 The "real" file is FILE_LENGTH bytes, byte i being i % 251: what may ever reach the cache.
@@ -310,6 +314,52 @@ class HTTP2Only(socketserver.BaseRequestHandler):
             self.flush()
 
 
+def mp3_frames(path):
+    """The MP3's frames without ID3 tags, so that they can loop."""
+    data = open(path, "rb").read()
+    if data[:3] == b"ID3":
+        size = (data[6] << 21) | (data[7] << 14) | (data[8] << 7) | data[9]
+        data = data[10 + size:]
+    if data[-128:-125] == b"TAG":
+        data = data[:-128]
+    return data
+
+
+class Radio(socketserver.BaseRequestHandler):
+    """Set `frames` (mp3_frames) before serving; with `log_path` set, each request's path is logged there."""
+    METAINT = 8192
+    frames = b""
+    log_path = None
+
+    def handle(self):
+        request = self.request.recv(4096).decode("latin-1")
+        if self.log_path:
+            with open(self.log_path, "a") as log:
+                log.write((request.split("\r\n", 1)[0].split() + ["", ""])[1] + "\n")
+        request = request.lower()
+        meta = "icy-metadata: 1" in request
+        head = "ICY 200 OK\r\ncontent-type: audio/mpeg\r\nicy-name: Quaver Radio\r\n"
+        if meta:
+            head += "icy-metaint: %d\r\n" % self.METAINT
+        start, pos, looped = time.time(), 0, self.frames + self.frames[:self.METAINT]
+        try:
+            self.request.sendall((head + "\r\n").encode())
+            while True:
+                self.request.sendall(looped[pos:pos + self.METAINT])
+                pos = (pos + self.METAINT) % len(self.frames)
+                if meta:
+                    self.request.sendall(self.title(1 + int(time.time() - start) // 2))
+                time.sleep(self.METAINT / 16000.0)
+        except OSError:
+            pass
+
+    @staticmethod
+    def title(song):
+        text = ("StreamTitle='Quaver Band - Song %d';" % song).encode()
+        text += b"\0" * (-len(text) % 16)
+        return bytes([len(text) // 16]) + text
+
+
 class Silent(socketserver.BaseRequestHandler):
     def handle(self):
         time.sleep(3600)
@@ -380,9 +430,12 @@ class ListenBrainz(http.server.BaseHTTPRequestHandler):
 
 def main():
     mode, port_file = sys.argv[1], sys.argv[2]
-    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent, "h2only": HTTP2Only, "listenbrainz": ListenBrainz}[mode]
+    handler = {"hostile": Hostile, "proxy": Proxy, "silent": Silent, "h2only": HTTP2Only, "listenbrainz": ListenBrainz,
+               "radio": Radio}[mode]
     if mode == "listenbrainz":
         ListenBrainz.log_path, ListenBrainz.token = sys.argv[3], sys.argv[4]
+    if mode == "radio":
+        Radio.log_path, Radio.frames = sys.argv[3], mp3_frames(sys.argv[4])
     if mode == "proxy":
         Proxy.log_path = sys.argv[3]
         Proxy.credentials = sys.argv[4] if len(sys.argv) > 4 else None
