@@ -37,7 +37,8 @@ private final class CutState {
     /// `shift`: the running time the streams after a cut one start too late by. Playbin gives each stream the
     /// running time where the one before it ended in its own, uncut segment, so every later stream would wait
     /// (silent) for the time cut (measured: 6–6.5 s of silence after each overlap from the second on, crossfade
-    /// 6 s). `shiftAfterThisStream` joins it at the next STREAM_START; a flush starts running time again at 0.
+    /// 6 s). `shiftAfterThisStream` joins it at the next STREAM_START; a flush, or a segment of base 0 (a new
+    /// load), starts running time again at 0.
     private struct Pending {
         var seconds: Double?
         var segment: GstSegment?
@@ -67,11 +68,16 @@ private final class CutState {
     /// Replaces the stream's first SEGMENT by one starting at the cut, and any SEGMENT after a cut stream by one
     /// whose running time goes back by the time cut (same seqnum, as a rewritten event keeps it).
     private func moveStart(of event: UnsafeMutablePointer<GstEvent>, _ info: UnsafeMutablePointer<GstPadProbeInfo>) {
-        let (cut, shift) = pending.withLock { state in defer { state.seconds = nil }; return (state.seconds, state.shift) }
-        guard cut != nil || shift > 0 else { return }
         var segment: UnsafePointer<GstSegment>?
         gst_event_parse_segment(event, &segment)
         guard var moved = segment?.pointee, moved.format == GST_FORMAT_TIME else { return }
+        // Base 0: running time starts again (a new load after READY): nothing before it is owed any more.
+        let (cut, shift) = pending.withLock { state in
+            defer { state.seconds = nil }
+            if moved.base == 0 { state.shift = 0 }
+            return (state.seconds, state.shift)
+        }
+        guard cut != nil || shift > 0 else { return }
         moved.base -= min(moved.base, shift)
         if let cut {
             // Rounded up: the clip counts whole samples from the segment's start down, so a start a fraction of a
