@@ -21,9 +21,13 @@ public enum GStreamer {
         return HTTPSourceLibrary.onLibsoup2
     }
 
+    /// libsoup 2.4 is loaded after `gst_init`, not before: a registry scanned inside the process (no plugin scanner
+    /// to fork, `GST_REGISTRY_FORK=no`) loads every plugin, webrtc's links libsoup 3, and libsoup 3 stops the process
+    /// when libsoup 2.4 is in it already (measured: "libsoup2 symbols detected", SIGTRAP at start). GStreamer picks
+    /// its libsoup only when the first http element is made, after this.
     private static let initialized: Bool = {
-        _ = HTTPSourceLibrary.onLibsoup2
         gst_init(nil, nil)
+        _ = HTTPSourceLibrary.onLibsoup2
         return true
     }()
 }

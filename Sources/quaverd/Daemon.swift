@@ -50,7 +50,7 @@ final class Daemon {
             let network = networkOptions()
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: network, replayGain: replayGain()))
             if !GStreamerEngine.streamsOnLibsoup2 {
-                log.warning("libsoup 2.4 is missing (package libsoup2.4-1): radio and HLS run on libsoup 3, which can crash quaverd when a stream is stopped")
+                log.warning("libsoup 2.4 is missing (package libsoup2.4-1) or libsoup 3 was loaded first: radio and HLS run on libsoup 3, which can crash quaverd when a stream is stopped")
             }
             let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
             let player = Player(engine: FadingEngine.around(engine, fades: fades, clock: WallClock()))
