@@ -66,7 +66,13 @@ public final class MediaCache: @unchecked Sendable {
     /// opens another. Nothing for a cache that keeps its entries.
     public func removeScratchFolder() {
         guard !keepsEntries else { return }
-        try? FileManager.default.removeItem(at: directory)
+        // A download thread may create a file in it (the next sidecar) between the emptying and the rmdir, which
+        // then fails (seen once in a full run): it is tried again, for a fifth of a second at most.
+        for _ in 0..<20 {
+            guard (try? FileManager.default.removeItem(at: directory)) == nil,
+                  FileManager.default.fileExists(atPath: directory.path) else { return }
+            usleep(10_000)
+        }
     }
 
     deinit {
