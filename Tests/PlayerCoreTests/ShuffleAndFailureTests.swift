@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 import PlayerCore
 import TestSupport
@@ -111,6 +112,23 @@ final class FailureTests: PlayerTestCase {
         XCTAssertEqual(failures, ids.map { .trackFailed($0, missing) })
         player.play()
         XCTAssertNotEqual(player.state, .failed, "a new command clears the failure")
+    }
+
+    /// A library of missing files (a disk unmounted) queued whole: each is tried once, then the player stops.
+    /// The time is printed, not asserted (a speed figure): each failure used to copy the queue's ids.
+    func testTwentyThousandFailingTracksAreEachTriedOnceThenStop() {
+        engine.defaultMedia = FakeEngine.Media(failure: missing)
+        let ids = queue(20_000)
+        _ = recorder.drain()
+        let started = Date()
+        player.play()
+        settle()
+        print("20 000 failing tracks tried in \(Int(Date().timeIntervalSince(started) * 1000)) ms")
+        XCTAssertEqual(player.state, .failed)
+        let failed = recorder.drain().compactMap { change -> TrackID? in
+            if case .trackFailed(let id, _) = change { return id } else { return nil }
+        }
+        XCTAssertEqual(failed, ids)
     }
 
     func testLastTrackFailingStopsAtEndOfQueue() {
