@@ -115,7 +115,8 @@ final class FailureTests: PlayerTestCase {
     }
 
     /// A library of missing files (a disk unmounted) queued whole: each is tried once, then the player stops.
-    /// The time is printed, not asserted (a speed figure): each failure used to copy the queue's ids.
+    /// Each failure used to copy the queue's ids: 20 000 were still failing when `settle` gave up after 2 s (debug
+    /// build, load 8), where they now take 450 to 530 ms; the time is printed.
     func testTwentyThousandFailingTracksAreEachTriedOnceThenStop() {
         engine.defaultMedia = FakeEngine.Media(failure: missing)
         let ids = queue(20_000)
