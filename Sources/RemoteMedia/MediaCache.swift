@@ -45,6 +45,11 @@ public final class MediaCache: @unchecked Sendable {
         }
     }
 
+    /// `$XDG_CACHE_HOME/quaver/media`: the daemon's cache, when `[network] cache-size-mb` is not 0.
+    public static func standardFolder() throws -> URL {
+        try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true)
+    }
+
     /// A cache that keeps nothing, for a daemon without one (`cache-size-mb = 0`, or its folder refused): a
     /// fresh private folder (`mkdtemp`, 0700) under `temporaryRoot`, whose entries are deleted as their
     /// downloads close and which is removed with the cache. Remote files then still arrive through our own
