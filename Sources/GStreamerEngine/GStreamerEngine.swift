@@ -528,7 +528,7 @@ public final class GStreamerEngine: AudioEngine {
               let joint = pipeline.crossfadeJoint else { return }
         let levelling = configuration.replayGain.incomingVolumeElement(albumGain: plan.incoming.sharesAlbumWithNeighbour)
         guard let track = joint.arm(incoming: plan.incoming.uri, levelling: levelling, equalizer: pipeline.equalizer,
-                                    seconds: plan.seconds, outgoingLength: plan.outgoingLength, reports: crossfadeReports()) else {
+                                    seconds: plan.seconds, outgoingLength: plan.outgoingLength, started: overlapStartedReport()) else {
             state.loaded.crossfadeRefused = plan.incoming.id
             return Self.log.info("no crossfade into \(plan.incoming.uri): the stream is in a format the mix does not take")
         }
@@ -559,6 +559,9 @@ public final class GStreamerEngine: AudioEngine {
     private func endCrossfade() -> Crossfade? {
         guard let crossfade = state.loaded.crossfade else { return nil }
         state.loaded.crossfade = nil
+        if let (mixed, missed) = pipeline.crossfadeJoint?.figures {
+            Self.log.debug("crossfade into \(crossfade.incoming.uri) over: \(mixed) frames mixed, \(missed) with no incoming sample ready")
+        }
         _ = pipeline.crossfadeJoint?.end()
         crossfade.track.stopLater()
         return crossfade
