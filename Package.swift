@@ -83,7 +83,7 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")], swiftSettings: v5),
         .target(name: "MPRIS",
                 dependencies: ["PlayerCore", "ControlAPI", "DBus", "EventLoop", "PublicText", "CoverArt", "Library", "PlaylistStore", "BaseDirectories",
-                               "ListeningHistory", "Configuration", .product(name: "Logging", package: "swift-log")],
+                               "ListeningHistory", "Configuration", "Session", .product(name: "Logging", package: "swift-log")],
                 swiftSettings: v5),
 
         // Adapters without C: files the daemon reads and writes (XDG folders, playlists, state, settings).
