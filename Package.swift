@@ -24,6 +24,8 @@ let package = Package(
         .executable(name: "quaverd", targets: ["quaverd-alone"]),
         .executable(name: "quaver", targets: ["quaver"]),
         .executable(name: "quaver-snapcast-plugin", targets: ["quaver-snapcast-plugin"]),
+        // libquaver-taglib.so: CTagLib, which the programs load on first use (CTagLibLoader).
+        .library(name: "quaver-taglib", type: .dynamic, targets: ["CTagLib"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,8 +56,11 @@ let package = Package(
         // SQLite databases (the library index, the listening history): connections, statements, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
         // Music files' tags read without decoding: TagLib 1.13's C++ PropertyMap behind a small C interface.
+        // CTagLib is built into libquaver-taglib.so (libtag and libstdc++ come with it), which CTagLibLoader loads
+        // at the first tag read: no program links it.
         .target(name: "CTagLib", linkerSettings: [.linkedLibrary("tag")]),
-        .target(name: "TagLib", dependencies: ["CTagLib"], swiftSettings: v5),
+        .target(name: "CTagLibLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "TagLib", dependencies: ["CTagLibLoader"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
