@@ -88,9 +88,12 @@ final class BenchQuaverd {
     }
 
     /// quaverd from the same build, next to this binary.
-    static var binary: String {
+    static var binary: String { sibling("quaverd") }
+
+    /// A program of the same build, next to this binary.
+    static func sibling(_ name: String) -> String {
         URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent("quaverd").path
+            .deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// Our environment with HOME and the XDG folders quaverd reads and writes in `home`.
@@ -106,22 +109,6 @@ final class BenchQuaverd {
     var pid: pid_t { process.pid }
 
     func stop() { process.stop() }
-}
-
-/// The sink the players of a benchmark play into: pulsesink into a headless PulseAudio null sink, or
-/// `fakesink sync=true` when PulseAudio does not start (said on stdout, with the sink); `chosen` (a `--sink`
-/// option) wins either way.
-final class BenchSink {
-    let name: String
-    private let pulse: PulseAudioServer?
-
-    init(chosen: String?) {
-        pulse = try? PulseAudioServer()
-        name = chosen ?? (pulse == nil ? "fakesink sync=true" : "pulsesink")
-        print("sink: \(name)\(pulse == nil ? " (PulseAudio did not start)" : " into a headless PulseAudio null sink")")
-    }
-
-    func stop() { pulse?.stop() }
 }
 
 /// The floor of a D-Bus poll on this machine now: `dbus-bench-service` (a child of ours on the same EventLoop and

@@ -34,17 +34,14 @@ struct CrossfadeCost: ParsableCommand {
     private var seconds: Double { period * Double(periods) }
 
     func run() throws {
-        let scratch = try TemporaryDirectory(prefix: "quaver-crossfade-cost")
-        let output = BenchSink(chosen: sink)
-        defer { output.stop() }
-        let bus = try BenchBus()
-        defer { bus.stop() }
-        let quaverd = try BenchQuaverd(on: bus, output: output.name, home: scratch.url.appendingPathComponent("home"))
+        let rig = try BenchRig(prefix: "quaver-crossfade-cost", output: .sink(chosen: sink))
+        defer { rig.stop() }
+        let quaverd = try rig.quaverd()
         defer { quaverd.stop() }
-        let queue = try albumTones(in: scratch.url)
-        let floorURI = URL(fileURLWithPath: try tone("flac", seconds: Int(seconds) + trackSeconds + 20, in: scratch.url)).absoluteString
+        let queue = try albumTones(in: rig.scratch.url)
+        let floorURI = URL(fileURLWithPath: try tone("flac", seconds: Int(seconds) + trackSeconds + 20, in: rig.scratch.url)).absoluteString
         let measure = { (crossfade: Double) in
-            try measureRuns(quaverd, queue: queue, crossfade: crossfade, floorURI: floorURI, sink: output.name)
+            try measureRuns(quaverd, queue: queue, crossfade: crossfade, floorURI: floorURI, sink: rig.sink)
         }
         let off = try measure(0)
         emit("crossfade off", off)

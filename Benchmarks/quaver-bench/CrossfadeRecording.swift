@@ -28,26 +28,24 @@ struct CrossfadeRecording: ParsableCommand {
     static let outgoingHz = 400.0, incomingHz = 1000.0, rate = 48_000, window = 240
 
     func run() throws {
-        let media = try TemporaryDirectory(prefix: "quaver-crossfade-recording")
+        let rig = try BenchRig(prefix: "quaver-crossfade-recording", output: .pulseAudio)
+        defer { rig.stop() }
         let tracks = try [(Self.outgoingHz, 14, "Outgoing"), (Self.incomingHz, 16, "Incoming"), (600, 10, "Third")].map { hz, seconds, album in
-            try albumTone(hz: hz, seconds: seconds, album: album, in: media.url)
+            try albumTone(hz: hz, seconds: seconds, album: album, in: rig.scratch.url)
         }
-        let bus = try BenchBus()
-        defer { bus.stop() }
-        let pulse = try PulseAudioServer()
-        defer { pulse.stop() }
         print(String(format: "crossfade %.1f s; a span above %.3f of each peak reads %.3f s on a perfect equal-power curve",
                      overlap, threshold, overlap * (1 - 4 * asin(threshold) / .pi)))
-        try recordNullSink(tracks, bus: bus, pulse: pulse, in: media.url)
-        try recordSnapcast(tracks, bus: bus, pulse: pulse)
+        try recordNullSink(tracks, rig: rig)
+        try recordSnapcast(tracks, rooms: try BenchRooms(on: rig))
     }
 
-    private func recordNullSink(_ tracks: [String], bus: BenchBus, pulse: PulseAudioServer, in directory: URL) throws {
-        let file = directory.path + "/null-sink.raw"
-        let quaverd = try BenchQuaverd(on: bus, output: "pulsesink", home: directory.appendingPathComponent("home-pulse"))
+    private func recordNullSink(_ tracks: [String], rig: BenchRig) throws {
+        let file = rig.folder("null-sink.raw").path
+        let quaverd = try rig.quaverd(home: "home-pulse")
         defer { quaverd.stop() }
         let recorder = try SpawnedTool(["parec", "-d", "a.monitor", "--raw", "--format=s16le", "--rate=\(Self.rate)",
-                                        "--channels=2", "--latency-msec=20"], environment: pulse.environment, output: file)
+                                        "--channels=2", "--latency-msec=20"], environment: try rig.pulseAudio().environment,
+                                       output: file)
         try playThrough(tracks, quaverd)
         recorder.stop(signal: SIGINT)
         let recording = try StereoRecording(file: file)
@@ -55,17 +53,11 @@ struct CrossfadeRecording: ParsableCommand {
         reportSound("null sink", recording.left)
     }
 
-    private func recordSnapcast(_ tracks: [String], bus: BenchBus, pulse: PulseAudioServer) throws {
-        let here = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        let rig = try SnapcastRig(busAddress: bus.address, plugin: here.appendingPathComponent("quaver-snapcast-plugin").path)
-        try rig.startClients(pulse: pulse)
-        let config = rig.directory.url.appendingPathComponent("config.toml")
-        try "[snapcast]\nport = \(rig.sourcePort)\n".write(to: config, atomically: true, encoding: .utf8)
-        let quaverd = try BenchQuaverd(on: bus, output: "snapcast", home: rig.directory.url.appendingPathComponent("home"),
-                                       arguments: ["--config", config.path])
+    private func recordSnapcast(_ tracks: [String], rooms: BenchRooms) throws {
+        let quaverd = try rooms.quaverd(home: "home-snapcast")
         defer { quaverd.stop() }
-        let file = rig.directory.path + "/room.raw"
-        let recorder = try rig.record(pulse: pulse, into: file)
+        let file = rooms.snapcast.directory.path + "/room.raw"
+        let recorder = try rooms.record(into: file)
         // snapserver's 1000 ms buffer: the rooms hear the end that much after quaverd stops.
         try playThrough(tracks, quaverd, after: 2)
         recorder.stop(signal: SIGINT)

@@ -37,19 +37,15 @@ struct DaemonCost: ParsableCommand {
     var sink: String?
 
     func run() throws {
-        let scratch = try TemporaryDirectory(prefix: "quaver-daemon-cost")
-        let output = BenchSink(chosen: sink)
-        defer { output.stop() }
-        let sink = output.name
-        let bus = try BenchBus()
-        defer { bus.stop() }
-        let home = scratch.url.appendingPathComponent("home")
-        try measureSpawn(bus, home: home)
+        let rig = try BenchRig(prefix: "quaver-daemon-cost", output: .sink(chosen: sink))
+        defer { rig.stop() }
+        let (bus, scratch) = (rig.bus, rig.scratch)
+        try measureSpawn(bus, home: rig.folder("home"))
         try measureSpawnWithSavedQueue(bus, in: scratch.url)
-        let quaverd = try BenchQuaverd(on: bus, output: sink, home: home)
+        let quaverd = try rig.quaverd()
         defer { quaverd.stop() }
         try measureRest(quaverd)
-        let floorRSS = try measurePlayback(quaverd, sink: sink, in: scratch.url)
+        let floorRSS = try measurePlayback(quaverd, sink: rig.sink, in: scratch.url)
         let playingRSS = Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024
         BenchRow("peak RSS while playing, empty queue, MB (VmHWM)", value: playingRSS, floor: floorRSS, format: "%.1f",
                  target: "< 30", ok: playingRSS < 30).emit()

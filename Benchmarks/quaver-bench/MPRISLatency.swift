@@ -25,11 +25,10 @@ struct MPRISLatency: ParsableCommand {
     var loadSeconds = 5.0
 
     func run() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-mpris-latency.\(getpid())")
-        defer { try? FileManager.default.removeItem(at: home) }
-        let bus = try BenchBus(admittingOtherUsers: VLCReference.isInstalled)
-        defer { bus.stop() }
-        let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: home)
+        let rig = try BenchRig(prefix: "quaver-mpris-latency", output: .fakesink, admittingOtherUsers: VLCReference.isInstalled)
+        defer { rig.stop() }
+        let bus = rig.bus
+        let quaverd = try rig.quaverd()
         defer { quaverd.stop() }
         let uri = URL(fileURLWithPath: file).standardizedFileURL.absoluteString
 

@@ -22,20 +22,13 @@ struct ReplayGainCost: ParsableCommand {
     var sink: String?
 
     func run() throws {
-        let scratch = try TemporaryDirectory(prefix: "quaver-replaygain-cost")
-        let output = BenchSink(chosen: sink)
-        defer { output.stop() }
-        let sink = output.name
-        let file = try taggedTone(in: scratch.url)
-        let buses = [try BenchBus(), try BenchBus()]
-        defer { buses.forEach { $0.stop() } }
-        let daemons = try zip(["off", "auto"], buses).map { mode, bus in
-            let home = scratch.url.appendingPathComponent("home-\(mode)")
-            let config = home.appendingPathComponent("config/quaver")
-            try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-            try "[playback]\nreplaygain = \"\(mode)\"\nresume-on-start = false\n"
-                .write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-            return try BenchQuaverd(on: bus, output: sink, home: home)
+        let rig = try BenchRig(prefix: "quaver-replaygain-cost", output: .sink(chosen: sink))
+        defer { rig.stop() }
+        let file = try taggedTone(in: rig.scratch.url)
+        let secondBus = try BenchBus()  // one quaverd a bus: each owns the MPRIS name
+        defer { secondBus.stop() }
+        let daemons = try zip(["off", "auto"], [rig.bus, secondBus]).map { mode, bus in
+            try rig.quaverd(home: "home-\(mode)", config: "[playback]\nreplaygain = \"\(mode)\"\nresume-on-start = false\n", on: bus)
         }
         defer { daemons.forEach { $0.stop() } }
         var off: [Double] = [], on: [Double] = []

@@ -28,24 +28,17 @@ struct SnapcastPlayback: ParsableCommand {
     func run() throws {
         let media = try SnapcastMedia.shared()
         let tone = try media.tone(seconds: Int(seconds) + 30)
-        let bus = try BenchBus()
-        defer { bus.stop() }
-        let pulse = try PulseAudioServer()
-        defer { pulse.stop() }
-        let here = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).deletingLastPathComponent()
-        let rig = try SnapcastRig(busAddress: bus.address, plugin: here.appendingPathComponent("quaver-snapcast-plugin").path)
-        try rig.startClients(pulse: pulse)
-        let config = rig.directory.url.appendingPathComponent("config.toml")
-        try "[snapcast]\nport = \(rig.sourcePort)\n".write(to: config, atomically: true, encoding: .utf8)
+        let rig = try BenchRig(prefix: "quaver-snapcast", output: .pulseAudio)
+        defer { rig.stop() }
+        let rooms = try BenchRooms(on: rig)
 
-        let quaverd = try BenchQuaverd(on: bus, output: "snapcast", home: rig.directory.url.appendingPathComponent("home-snapcast"),
-                                       arguments: ["--config", config.path])
-        try measureClickOffsets(quaverd, rig: rig, pulse: pulse, media: media)
+        let quaverd = try rooms.quaverd(home: "home-snapcast")
+        try measureClickOffsets(quaverd, rooms: rooms, media: media)
         let snapcastCPU = try cpuPerMinute(quaverd, playing: tone)
-        try measurePauseLatency(quaverd, rig: rig)
+        try measurePauseLatency(quaverd, rig: rooms.snapcast)
         quaverd.stop()
 
-        let pulsed = try BenchQuaverd(on: bus, output: "pulsesink", home: rig.directory.url.appendingPathComponent("home-pulse"))
+        let pulsed = try rig.quaverd(home: "home-pulse")
         let pulseCPU = try cpuPerMinute(pulsed, playing: tone)
         pulsed.stop()
         print("quaverd CPU s/min: snapcast \(String(format: "%.2f", snapcastCPU)), pulsesink \(String(format: "%.2f", pulseCPU))")
@@ -54,10 +47,9 @@ struct SnapcastPlayback: ParsableCommand {
     }
 
     /// The click track into both rooms, recorded on one clock: right − left for each click.
-    private func measureClickOffsets(_ quaverd: BenchQuaverd, rig: SnapcastRig, pulse: PulseAudioServer,
-                                     media: SnapcastMedia) throws {
-        let file = rig.directory.path + "/room.raw"
-        let recorder = try rig.record(pulse: pulse, into: file)
+    private func measureClickOffsets(_ quaverd: BenchQuaverd, rooms: BenchRooms, media: SnapcastMedia) throws {
+        let file = rooms.snapcast.directory.path + "/room.raw"
+        let recorder = try rooms.record(into: file)
         usleep(300_000)
         let played = EventLoop.monotonicMicroseconds
         try quaverd.client.replaceQueue([media.clickTrack.absoluteString], play: true)
@@ -74,7 +66,7 @@ struct SnapcastPlayback: ParsableCommand {
                      value: Double(heardAt - played) / 1000, floor: nil, format: "%.0f", target: "—", ok: nil).emit()
         }
         let offsets = recording.clickOffsetsMilliseconds().map(abs)
-        guard !offsets.isEmpty else { throw BenchError("no click was heard in both rooms: \(rig.clientLogs)") }
+        guard !offsets.isEmpty else { throw BenchError("no click was heard in both rooms: \(rooms.snapcast.clientLogs)") }
         print("click offsets between the rooms, ms (\(offsets.count) of \(SnapcastMedia.clickCount) clicks in both): "
               + offsets.map { String(format: "%.2f", $0) }.joined(separator: " "))
         BenchRow("click offset between two snapclients, median ms", value: median(offsets), floor: nil, format: "%.2f",

@@ -10,12 +10,8 @@ import GStreamer
 /// (one pipeline's: a playbin given up changes nothing), and the samples are mixed outside its lock.
 final class CrossfadeJoint {
     /// Told on a streaming thread, naming the overlap by its incoming track: the first mixed buffer passed (the
-    /// incoming track is heard from now on), and the incoming track's stream started in playbin, cut by that many
-    /// seconds (the overlap is over).
-    struct Reports: Sendable {
-        var started: @Sendable (ObjectIdentifier) -> Void = { _ in }
-        var ended: @Sendable (ObjectIdentifier, _ cut: Double) -> Void = { _, _ in }
-    }
+    /// incoming track is heard from now on).
+    typealias OverlapStarted = @Sendable (ObjectIdentifier) -> Void
 
     private let mixing: SampleRewriteProbe
     private let cutting: LeadingCutProbe
@@ -39,13 +35,13 @@ final class CrossfadeJoint {
     /// the outgoing track's last `seconds`, which ends at `outgoingLength` seconds of its stream time. `nil` (and
     /// nothing armed) when the pad's format is not one the mix handles, or the incoming pipeline cannot be built.
     func arm(incoming uri: String, levelling: String? = nil, equalizer: EqualizerStage? = nil, seconds: Double,
-             outgoingLength: Double, reports: Reports) -> IncomingTrack? {
+             outgoingLength: Double, started: @escaping OverlapStarted) -> IncomingTrack? {
         guard let audio = mixing.currentAudio, let format = MixedSampleFormat(rawValue: audio.format), let caps = mixing.currentCaps,
               let incoming = try? IncomingTrack(uri: uri, caps: caps, levelling: levelling, equalizer: equalizer) else { return nil }
         let curve = EqualPowerCurve(start: outgoingLength - seconds, length: seconds)
         let mix = OverlapMix(format: format, channels: audio.channels, rate: audio.rate, curve: curve)
         guard incoming.start() != .failure else { return nil }
-        state.withLock { $0 = JointState(overlap: Overlap(incoming: incoming, mix: mix, reports: reports), active: true) }
+        state.withLock { $0 = JointState(overlap: Overlap(incoming: incoming, mix: mix, started: started), active: true) }
         return incoming
     }
 
@@ -57,7 +53,8 @@ final class CrossfadeJoint {
         } ?? nil
     }
 
-    /// Frames of the outgoing track mixed with an incoming sample, and those that had none ready (for the log).
+    /// Frames of the outgoing track mixed with an incoming sample, and those that had none ready (for the log, read
+    /// before `end`).
     var figures: (mixed: Int, missed: Int) {
         state.withLock { ($0.mixedFrames, $0.missedFrames) } ?? (0, 0)
     }
@@ -78,7 +75,7 @@ final class CrossfadeJoint {
                 defer { state.started = true }
                 return !state.started
             } ?? false
-            if first { overlap.reports.started(ObjectIdentifier(overlap.incoming)) }
+            if first { overlap.started(ObjectIdentifier(overlap.incoming)) }
         }
     }
 
@@ -86,14 +83,11 @@ final class CrossfadeJoint {
     /// overlap is over, and that stream is cut by what of it was mixed (counted in frames, so it goes on at the next
     /// sample even if some were missing). One starting before any mix (the overlap never began) is left whole.
     private static func cutAtStreamStart(_ state: JointAccess) -> Double? {
-        let ended = state.withLock { state -> (Overlap, Double?)? in
+        state.withLock { state -> Double? in
             guard let overlap = state.overlap, state.active else { return nil }
             state.active = false
-            return (overlap, state.started ? Double(state.mixedFrames) / Double(overlap.mix.rate) : nil)
+            return state.started ? Double(state.mixedFrames) / Double(overlap.mix.rate) : nil
         } ?? nil
-        guard let (overlap, cut) = ended else { return nil }
-        overlap.reports.ended(ObjectIdentifier(overlap.incoming), cut ?? 0)
-        return cut
     }
 }
 
@@ -102,7 +96,7 @@ struct Overlap: @unchecked Sendable {
     /// Its samples are taken and mixed by one streaming thread at a time (the one passing the outgoing track).
     let incoming: IncomingTrack
     let mix: OverlapMix
-    let reports: CrossfadeJoint.Reports
+    let started: CrossfadeJoint.OverlapStarted
 }
 
 /// A crossfade joint's state, shared with its probes (`StreamingSide.Shared.joint`).

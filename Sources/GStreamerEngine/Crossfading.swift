@@ -62,11 +62,10 @@ extension GStreamerEngine {
         return CrossfadePlan(incoming: incoming, seconds: seconds, outgoingLength: total)
     }
 
-    /// The joint's reports, posted to the loop (they come from a streaming thread).
-    func crossfadeReports() -> CrossfadeJoint.Reports {
+    /// The joint's report that the overlap started, posted to the loop (it comes from a streaming thread).
+    func overlapStartedReport() -> CrossfadeJoint.OverlapStarted {
         let engine = EngineReference(self)
-        return CrossfadeJoint.Reports(started: { id in EventLoop.main.post { engine.engine?.apply(.overlapStarted(id)) } },
-                                      ended: { _, _ in })
+        return { id in EventLoop.main.post { engine.engine?.apply(.overlapStarted(id)) } }
     }
 }
 

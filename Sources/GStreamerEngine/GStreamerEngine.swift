@@ -49,15 +49,20 @@ public final class GStreamerEngine: AudioEngine {
     /// playbin or the sink description does not parse; calls `gst_init` if nobody did.
     public init(configuration: Configuration = Configuration()) throws {
         GStreamer.initialize()
+        Self.httpLibraryChecked
         self.configuration = configuration
         nextItemCheck = NextItemCheck(streaming: streaming, timeout: .seconds(5))
         pipeline = try Pipeline(configuration, streaming: streaming)
         pipeline.watchBus { [weak self] message in self?.apply(.bus(message)) }
     }
 
-    /// Whether streams GStreamer fetches itself (radio, HLS) run on libsoup 2.4; on libsoup 3 stopping one
-    /// mid-request can crash the process (docs/platform.md).
-    public static var streamsOnLibsoup2: Bool { GStreamer.httpOnLibsoup2 }
+    /// Said once per process, in the log: streams GStreamer fetches itself (radio, HLS) run on libsoup 3 when libsoup
+    /// 2.4 is missing or a libsoup 3 was loaded first, and on libsoup 3 stopping one mid-request can crash the
+    /// process (docs/platform.md).
+    private static let httpLibraryChecked: Void = {
+        guard !GStreamer.httpOnLibsoup2 else { return }
+        log.warning("libsoup 2.4 is missing (package libsoup2.4-1) or libsoup 3 was loaded first: radio and HLS run on libsoup 3, which can crash quaverd when a stream is stopped")
+    }()
 
     deinit {
         pipeline.disconnect()
@@ -523,7 +528,7 @@ public final class GStreamerEngine: AudioEngine {
               let joint = pipeline.crossfadeJoint else { return }
         let levelling = configuration.replayGain.incomingVolumeElement(albumGain: plan.incoming.sharesAlbumWithNeighbour)
         guard let track = joint.arm(incoming: plan.incoming.uri, levelling: levelling, equalizer: pipeline.equalizer,
-                                    seconds: plan.seconds, outgoingLength: plan.outgoingLength, reports: crossfadeReports()) else {
+                                    seconds: plan.seconds, outgoingLength: plan.outgoingLength, started: overlapStartedReport()) else {
             state.loaded.crossfadeRefused = plan.incoming.id
             return Self.log.info("no crossfade into \(plan.incoming.uri): the stream is in a format the mix does not take")
         }
@@ -554,6 +559,9 @@ public final class GStreamerEngine: AudioEngine {
     private func endCrossfade() -> Crossfade? {
         guard let crossfade = state.loaded.crossfade else { return nil }
         state.loaded.crossfade = nil
+        if let (mixed, missed) = pipeline.crossfadeJoint?.figures {
+            Self.log.debug("crossfade into \(crossfade.incoming.uri) over: \(mixed) frames mixed, \(missed) with no incoming sample ready")
+        }
         _ = pipeline.crossfadeJoint?.end()
         crossfade.track.stopLater()
         return crossfade

@@ -1,6 +1,7 @@
 import ControlAPI
 import DBus
 import PlayerCore
+import Session
 
 /// The crossfade on `org.quaver.Quaver1`: the `Crossfade` property (`d`, read and write), the seconds a joint between
 /// tracks not of one album overlaps, 0…12 (0: none); signalled when set. Kept in the state file by whoever listens
@@ -14,6 +15,16 @@ public final class CrossfadeControl: InterfacePart {
 
     public init(player: Player) {
         self.player = player
+    }
+
+    /// The daemon's crossfade: `configured` (the configuration's seconds) until a value is set over D-Bus, which the
+    /// state file keeps (`recorder`) and which wins over the configuration from then on.
+    public static func standard(player: Player, configured: Double, keptBy recorder: SessionRecorder?) -> CrossfadeControl {
+        player.crossfadeSeconds = configured
+        let control = CrossfadeControl(player: player)
+        recorder?.crossfadeRestored = { [weak control] in control?.restore($0) }
+        control.changed = { [weak recorder] in recorder?.crossfadeSeconds = $0 }
+        return control
     }
 
     public var properties: [InterfaceDescription.Property] {

@@ -26,6 +26,8 @@ final class CacheEntry {
     let name: String
     let dataURL: URL
     private(set) var sidecar: CacheSidecar
+    /// The cache whose folder holds the files: new names are added there only through `addingToFolder`.
+    private let cache: MediaCache
     private let folder: Int32
     private let fd: Int32
     /// The file system's block (`st_blksize`): holes are punched in whole blocks.
@@ -35,9 +37,10 @@ final class CacheEntry {
     /// (0600); an entry that fails `isConsistent` starts over empty.
     init(url: String, cache: MediaCache) throws {
         name = Self.key(for: url)
+        self.cache = cache
         folder = cache.folder
         dataURL = cache.directory.appendingPathComponent(name + ".data")
-        fd = try Self.openDataFile(name + ".data", in: folder, path: dataURL.path)
+        fd = try Self.openDataFile(name + ".data", in: cache, path: dataURL.path)
         var info = stat()
         fstat(fd, &info)
         blockSize = UInt64(max(512, info.st_blksize))
@@ -54,14 +57,14 @@ final class CacheEntry {
 
     /// The data file, opened or created without following a link; a link (or other non-file) there is
     /// removed and a fresh file made in its place.
-    private static func openDataFile(_ fileName: String, in folder: Int32, path: String) throws -> Int32 {
-        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-        var fd = openat(folder, fileName, flags, 0o600)
+    private static func openDataFile(_ fileName: String, in cache: MediaCache, path: String) throws -> Int32 {
+        let flags = O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, folder = cache.folder
+        var fd = cache.addingToFolder { openat(folder, fileName, flags, 0o600) } ?? -1
         var info = stat()
         if fd < 0 ? errno == ELOOP : fstat(fd, &info) != 0 || info.st_mode & S_IFMT != S_IFREG {
             if fd >= 0 { close(fd) }
             unlinkat(folder, fileName, 0)
-            fd = openat(folder, fileName, flags | O_EXCL, 0o600)
+            fd = cache.addingToFolder { openat(folder, fileName, flags | O_EXCL, 0o600) } ?? -1
         }
         guard fd >= 0 else { throw CacheError("cannot open \(path): \(String(cString: strerror(errno)))") }
         return fd
@@ -154,13 +157,16 @@ final class CacheEntry {
     /// first, so a planted link is never written through), then renamed over the old one.
     func save() {
         guard let data = try? JSONEncoder().encode(sidecar) else { return }
-        let temporary = name + ".json.new"
+        let temporary = name + ".json.new", folder = folder, name = name
         unlinkat(folder, temporary, 0)
-        let out = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard out >= 0 else { return }
-        let written = data.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
-        close(out)
-        if written == data.count { renameat(folder, temporary, folder, name + ".json") } else { unlinkat(folder, temporary, 0) }
+        // The temporary file and the rename together: the folder's removal lists no name that a rename then brings back.
+        cache.addingToFolder {
+            let out = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard out >= 0 else { return }
+            let written = data.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
+            close(out)
+            if written == data.count { renameat(folder, temporary, folder, name + ".json") } else { unlinkat(folder, temporary, 0) }
+        }
     }
 
     /// Forgets the file: the next play fetches it again.

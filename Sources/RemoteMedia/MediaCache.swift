@@ -27,6 +27,8 @@ public final class MediaCache: @unchecked Sendable {
     private var openBytes: [String: UInt64] = [:]
     /// Present bytes and last play of the closed entries, read from their sidecars on first need.
     private var closedEntries: [String: (bytes: UInt64, lastUsed: Double)]?
+    /// Set under `lock` when the scratch folder's removal begins: from then on no name is added to the folder.
+    private var folderRemoved = false
 
     /// Opens `directory` (e.g. `$XDG_CACHE_HOME/quaver/media`), creating it 0700 if missing. It holds what the
     /// user listens to: an existing one with wider modes is made 0700, and one that is a symbolic link, is not
@@ -43,6 +45,11 @@ public final class MediaCache: @unchecked Sendable {
         } catch let refusal as OwnFolder.Refusal {
             throw CacheError("refusing the media cache \(directory.path): \(refusal)")
         }
+    }
+
+    /// `$XDG_CACHE_HOME/quaver/media`: the daemon's cache, when `[network] cache-size-mb` is not 0.
+    public static func standardFolder() throws -> URL {
+        try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true)
     }
 
     /// A cache that keeps nothing, for a daemon without one (`cache-size-mb = 0`, or its folder refused): a
@@ -66,12 +73,27 @@ public final class MediaCache: @unchecked Sendable {
     /// opens another. Nothing for a cache that keeps its entries.
     public func removeScratchFolder() {
         guard !keepsEntries else { return }
-        // A download thread may create a file in it (the next sidecar) between the emptying and the rmdir, which
-        // then fails (seen once in a full run): it is tried again, for a fifth of a second at most.
-        for _ in 0..<20 {
-            guard (try? FileManager.default.removeItem(at: directory)) == nil,
-                  FileManager.default.fileExists(atPath: directory.path) else { return }
-            usleep(10_000)
+        lock.withLock { folderRemoved = true }
+        // Names only go from here on (a download's discard may race this one): each is unlinked, a missing one
+        // ignored, and the folder is then empty.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+            unlinkat(folder, name, 0)
+        }
+        rmdir(directory.path)
+    }
+
+    /// Runs `add`, which adds a name to the folder (a file created, or renamed into place), under the lock, unless
+    /// the scratch folder's removal has begun: then nil, with errno ENOENT. A download thread that outlives the
+    /// daemon's exit cannot leave a file behind in the folder being removed (its next sidecar did once, in a
+    /// full run, between the emptying and the rmdir).
+    @discardableResult
+    func addingToFolder<Result>(_ add: () -> Result) -> Result? {
+        lock.withLock {
+            guard !folderRemoved else {
+                errno = ENOENT
+                return nil
+            }
+            return add()
         }
     }
 

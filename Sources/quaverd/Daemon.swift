@@ -47,16 +47,14 @@ final class Daemon {
             try connection.requestName(ControlAPI.busName)
             let sink = chooseOutput()
             log.info("sound output: \(sink)")
-            let network = networkOptions()
+            let network = GStreamerEngine.NetworkOptions.with(
+                cacheSizeMB: settings.network.cacheSizeMB, retries: settings.network.retries,
+                connectTimeout: settings.network.connectTimeoutSeconds, proxy: settings.network.proxy, log: log)
             let engine = try GStreamerEngine(configuration: .init(sink: sink, network: network, replayGain: replayGain()))
-            if !GStreamerEngine.streamsOnLibsoup2 {
-                log.warning("libsoup 2.4 is missing (package libsoup2.4-1) or libsoup 3 was loaded first: radio and HLS run on libsoup 3, which can crash quaverd when a stream is stopped")
-            }
             let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
             let player = Player(engine: FadingEngine.around(engine, fades: fades, clock: WallClock()))
             player.joinsTracksGaplessly = settings.playback.gapless
             player.marksAlbumNeighbours = settings.playback.replayGain == .auto
-            player.crossfadeSeconds = settings.playback.crossfadeSeconds
             let desktop = DesktopEvents(player: player, policies: settings.interruptions, log: log)
             let scanner = TagScanner.logging(player: player, engine: engine, tagsWait: .milliseconds(settings.playback.tagsWaitMS), log: log)
             let artwork = ArtworkCache(directory: ArtworkCache.defaultDirectory())
@@ -80,8 +78,10 @@ final class Daemon {
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             let history = makeHistory(player, service)
             let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
-            let equalizer = makeEqualizer(engine)
-            let crossfade = makeCrossfade(player)
+            let equalizer = EqualizerControl.standard(available: GStreamerEngine.hasEqualizer, keptBy: recorder, log: log) {
+                engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains)
+            }
+            let crossfade = CrossfadeControl.standard(player: player, configured: settings.playback.crossfadeSeconds, keptBy: recorder)
             let library = MusicLibrary.standard(folders: musicFolders, log: log)  // scanned once the object is exported
             playlists?.library = library
             history?.musicBrainzTags = library.map { library in
@@ -140,32 +140,6 @@ final class Daemon {
     private func replayGain() -> ReplayGain {
         let mode = ReplayGain.Mode(rawValue: settings.playback.replayGain.rawValue) ?? .off
         return ReplayGain(mode: mode, preAmp: settings.playback.replayGainPreAmpDB)
-    }
-
-    /// The equaliser (`EqualizerControl.standard`), its state kept in the state file.
-    private func makeEqualizer(_ engine: GStreamerEngine) -> EqualizerControl? {
-        let control = EqualizerControl.standard(available: GStreamerEngine.hasEqualizer, log: log) {
-            engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains)
-        }
-        recorder?.equalizerRestored = { [weak control] in control?.restore($0) }
-        control?.changed = { [weak recorder] in recorder?.equalizer = $0 }
-        return control
-    }
-
-    /// The crossfade's property, its value kept in the state file once set (the configuration's until then).
-    private func makeCrossfade(_ player: Player) -> CrossfadeControl {
-        let control = CrossfadeControl(player: player)
-        recorder?.crossfadeRestored = { [weak control] in control?.restore($0) }
-        control.changed = { [weak recorder] in recorder?.crossfadeSeconds = $0 }
-        return control
-    }
-
-    /// The play-while-downloading cache under `$XDG_CACHE_HOME/quaver/media`, and the network sources' retries.
-    private func networkOptions() -> GStreamerEngine.NetworkOptions {
-        let network = settings.network
-        return .with(cacheSizeMB: network.cacheSizeMB,
-                     in: { try BaseDirectory.cache.quaverFolder().appendingPathComponent("media", isDirectory: true) },
-                     retries: network.retries, connectTimeout: network.connectTimeoutSeconds, proxy: network.proxy, log: log)
     }
 
     /// `[library] folders` resolved: the library's folders, and those saved playlists are written relative to.

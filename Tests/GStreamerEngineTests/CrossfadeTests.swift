@@ -34,18 +34,12 @@ final class CrossfadeTests: XCTestCase {
         XCTAssertEqual(trackStarts(recorder), [TrackID(1), TrackID(2)], "the incoming track reported once, at the overlap")
         XCTAssertLessThan(seconds(positionAtStart ?? nil), 0.5, "its position counts from the overlap's start")
 
-        let a = try wavSamples(outgoing), b = try wavSamples(incoming), got = try wavSamples(written)
-        let overlapFrames = (a.count + b.count - got.count) / channels
-        XCTAssertEqual(Double(overlapFrames) / Double(rate), overlap, accuracy: 0.05, "the overlap's length")
-        let start = a.count - overlapFrames * channels
-        XCTAssertEqual(Array(got[..<start]), Array(a[..<start]), "before the overlap: the outgoing track, bit-exact")
-        XCTAssertEqual(Array(got[a.count...]), Array(b[(overlapFrames * channels)...]), "after it: the incoming track, bit-exact")
-        let curve = (start..<a.count).map { index -> Int in
-            let progress = Double((index - start) / channels) / Double(overlapFrames)
-            let expected = Double(a[index]) * cos(progress * .pi / 2) + Double(b[index - start]) * sin(progress * .pi / 2)
-            return abs(Int(got[index]) - Int(expected.rounded()))
-        }
-        XCTAssertLessThanOrEqual(curve.max() ?? .max, 2, "inside: outgoing × cos + incoming × sin (equal power)")
+        let run = try overlapRecorded(in: written)
+        XCTAssertEqual(Array(run.got[..<run.start]), Array(run.outgoing[..<run.start]),
+                       "before the overlap: the outgoing track, bit-exact")
+        XCTAssertEqual(Array(run.got[run.outgoing.count...]), Array(run.incoming[(run.frames * channels)...]),
+                       "after it: the incoming track, bit-exact")
+        XCTAssertLessThanOrEqual(run.worstInside(), 2, "inside: outgoing × cos + incoming × sin (equal power)")
     }
 
     func testAJointWithinAnAlbumStaysGaplessAndBitExact() throws {
@@ -132,18 +126,11 @@ final class CrossfadeTests: XCTestCase {
         recorder.wait(for: .endOfStream(TrackID(2)), timeout: 15)
         engine.stop()
         let gain = pow(10, -6.0 / 20)
-        let a = try wavSamples(outgoing), b = try wavSamples(incoming), got = try wavSamples(written)
-        let overlapFrames = (a.count + b.count - got.count) / channels
-        XCTAssertEqual(Double(overlapFrames) / Double(rate), overlap, accuracy: 0.05, "the overlap's length")
-        let start = a.count - overlapFrames * channels
-        XCTAssertEqual(Array(got[..<start]), Array(a[..<start]), "the untagged outgoing track untouched")
-        let inside = (start..<a.count).map { index -> Double in
-            let progress = Double((index - start) / channels) / Double(overlapFrames)
-            let expected = Double(a[index]) * cos(progress * .pi / 2) + Double(b[index - start]) * gain * sin(progress * .pi / 2)
-            return abs(Double(got[index]) - expected)
-        }
-        XCTAssertLessThanOrEqual(inside.max() ?? .infinity, 8, "inside: the incoming track at −6 dB (dithered by the float path: up to 3.1 measured)")
-        let after = (a.count..<got.count).map { abs(Double(got[$0]) - Double(b[$0 - start]) * gain) }
+        let run = try overlapRecorded(in: written)
+        XCTAssertEqual(Array(run.got[..<run.start]), Array(run.outgoing[..<run.start]), "the untagged outgoing track untouched")
+        XCTAssertLessThanOrEqual(run.worstInside(incomingGain: gain), 8,
+                                 "inside: the incoming track at −6 dB (dithered by the float path: up to 3.1 measured)")
+        let after = (run.outgoing.count..<run.got.count).map { abs(Double(run.got[$0]) - Double(run.incoming[$0 - run.start]) * gain) }
         XCTAssertLessThanOrEqual(after.max() ?? .infinity, 8, "after: playbin's incoming track at −6 dB too")
     }
 
@@ -152,17 +139,8 @@ final class CrossfadeTests: XCTestCase {
         let (engine, recorder, written) = try play(continuesAlbum: false, equalizerPreAmp: -6)
         recorder.wait(for: .endOfStream(TrackID(2)), timeout: 15)
         engine.stop()
-        let gain = pow(10, -6.0 / 20)
-        let a = try wavSamples(outgoing), b = try wavSamples(incoming), got = try wavSamples(written)
-        let overlapFrames = (a.count + b.count - got.count) / channels
-        XCTAssertEqual(Double(overlapFrames) / Double(rate), overlap, accuracy: 0.05, "the overlap's length")
-        let start = a.count - overlapFrames * channels
-        let inside = (start..<a.count).map { index -> Double in
-            let progress = Double((index - start) / channels) / Double(overlapFrames)
-            let expected = (Double(a[index]) * cos(progress * .pi / 2) + Double(b[index - start]) * sin(progress * .pi / 2)) * gain
-            return abs(Double(got[index]) - expected)
-        }
-        XCTAssertLessThanOrEqual(inside.max() ?? .infinity, 8, "inside: both tracks at −6 dB")
+        let run = try overlapRecorded(in: written)
+        XCTAssertLessThanOrEqual(run.worstInside(gain: pow(10, -6.0 / 20)), 8, "inside: both tracks at −6 dB")
     }
 
     /// Plays the outgoing tone, the incoming one prepared after it, crossfade on; the recorder and the WAV written.
@@ -182,6 +160,14 @@ final class CrossfadeTests: XCTestCase {
         return (engine, recorder, written)
     }
 
+    /// The outgoing and incoming tones' samples and those written, the overlap's length checked.
+    private func overlapRecorded(in written: URL) throws -> RecordedOverlap {
+        let run = RecordedOverlap(outgoing: try wavSamples(outgoing), incoming: try wavSamples(incoming),
+                                  got: try wavSamples(written), channels: channels)
+        XCTAssertEqual(Double(run.frames) / Double(rate), overlap, accuracy: 0.05, "the overlap's length")
+        return run
+    }
+
     private func trackStarts(_ recorder: EventRecorder) -> [TrackID] {
         recorder.events.compactMap { if case .trackStarted(let id) = $0 { id } else { nil } }
     }
@@ -195,14 +181,30 @@ final class CrossfadeTests: XCTestCase {
                                             + "channels=\(channels) ! wavenc ! filesink name=file")
         pipeline.child(named: "file")?.set("location", file.path)
         XCTAssertNotEqual(pipeline.setState(.playing), .failure)
-        let deadline = ContinuousClock.now + .seconds(30)
-        var ended = false
-        while !ended, ContinuousClock.now < deadline, let message = pipeline.bus.pop(waitingAtMost: deadline - ContinuousClock.now) {
-            if case .endOfStream = message.kind { ended = true }
-            if case .error(let error) = message.kind { throw error }
-        }
+        XCTAssertTrue(pipeline.bus.endOfStream(within: .seconds(30)), "\(name) written")
         _ = pipeline.setState(.null)
-        XCTAssertTrue(ended, "\(name) written")
         return file
+    }
+}
+
+/// Two tracks crossfaded and recorded to the end: the overlap is what the recording is shorter than both.
+private struct RecordedOverlap {
+    let outgoing: [Int16], incoming: [Int16], got: [Int16]
+    let channels: Int
+
+    var frames: Int { (outgoing.count + incoming.count - got.count) / channels }
+    /// The overlap's first sample in the recording.
+    var start: Int { outgoing.count - frames * channels }
+
+    /// The largest difference inside the overlap from (outgoing × cos + incoming × `incomingGain` × sin) × `gain`,
+    /// rounded to a sample, along the equal-power curve.
+    func worstInside(incomingGain: Double = 1, gain: Double = 1) -> Int {
+        guard frames > 0, start >= 0 else { return .max }
+        return (start..<outgoing.count).map { index in
+            let progress = Double((index - start) / channels) / Double(frames)
+            let expected = (Double(outgoing[index]) * cos(progress * .pi / 2)
+                            + Double(incoming[index - start]) * incomingGain * sin(progress * .pi / 2)) * gain
+            return abs(Int(got[index]) - Int(expected.rounded()))
+        }.max() ?? .max
     }
 }

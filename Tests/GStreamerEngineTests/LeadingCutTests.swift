@@ -52,7 +52,7 @@ final class LeadingCutTests: XCTestCase {
         defer { gst_object_unref(sinkPad) }
         let watch = starts.watch(sinkPad)
         XCTAssertNotEqual(pipeline.setState(.playing), .failure)
-        XCTAssertTrue(endOfStream(on: pipeline.bus, within: .seconds(30)), "the streams ended")
+        XCTAssertTrue(pipeline.bus.endOfStream(within: .seconds(30)), "the streams ended")
         _ = pipeline.setState(.null)
         gst_pad_remove_probe(sinkPad, watch)
         withExtendedLifetime(probe) {}
@@ -71,34 +71,14 @@ final class LeadingCutTests: XCTestCase {
 
     /// Plays `file` through the probe into a WAV; its samples, and the stream time of the first buffer written.
     private func record(_ file: URL, cut: Double?) throws -> ([Int16], Double?) {
-        GStreamer.initialize()
         let directory = try TemporaryDirectory(prefix: "quaver-cut")
         let written = directory.url.appendingPathComponent("cut.wav")
-        let pipeline = try Element.pipeline("filesrc name=source ! wavparse ! identity name=cutpoint ! wavenc"
-                                            + " ! filesink name=sink")
-        pipeline.child(named: "source")?.set("location", file.path)
-        pipeline.child(named: "sink")?.set("location", written.path)
-        let cutPoint = try XCTUnwrap(pipeline.child(named: "cutpoint"))
-        let probe = try XCTUnwrap(LeadingCutProbe(element: cutPoint, padName: "src") { cut })
         let firstPTS = FirstTimestamp()
-        let watch = try XCTUnwrap(SampleRewriteProbe(element: cutPoint, padName: "src") { pts in firstPTS.note(pts); return nil })
-        XCTAssertNotEqual(pipeline.setState(.playing), .failure)
-        XCTAssertTrue(endOfStream(on: pipeline.bus, within: .seconds(30)), "the recording ended")
-        _ = pipeline.setState(.null)
-        withExtendedLifetime((probe, watch)) {}
-        return (try wavSamples(written), firstPTS.value)
-    }
-
-    private func endOfStream(on bus: Bus, within limit: Duration) -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline, let message = bus.pop(waitingAtMost: deadline - ContinuousClock.now) {
-            switch message.kind {
-            case .endOfStream: return true
-            case .error(let error): XCTFail("\(error)"); return false
-            default: continue
-            }
+        try ProbeRecording.play(file, into: written) { cutPoint in
+            (try XCTUnwrap(LeadingCutProbe(element: cutPoint, padName: "src") { cut }),
+             try XCTUnwrap(SampleRewriteProbe(element: cutPoint, padName: "src") { pts in firstPTS.note(pts); return nil }))
         }
-        return false
+        return (try wavSamples(written), firstPTS.value)
     }
 }
 

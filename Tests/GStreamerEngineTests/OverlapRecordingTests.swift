@@ -35,43 +35,22 @@ final class OverlapRecordingTests: XCTestCase {
     /// Plays `file` into `written` with its copy mixed in; returns the overlap's frames that had no incoming sample.
     private func record(_ file: URL, into written: URL) throws -> Int {
         GStreamer.initialize()
-        let pipeline = try Element.pipeline("filesrc name=source ! wavparse ! identity name=mixpoint ! wavenc"
-                                            + " ! filesink name=sink sync=true")
-        pipeline.child(named: "source")?.set("location", file.path)
-        pipeline.child(named: "sink")?.set("location", written.path)
         let incoming = try IncomingTrack(uri: file.absoluteString,
                                          caps: "audio/x-raw,format=S16LE,layout=interleaved,rate=\(rate),channels=\(channels)")
         XCTAssertNotEqual(incoming.start(), .failure)
         let mix = OverlapMix(format: .s16, channels: channels, rate: rate, curve: EqualPowerCurve(start: start, length: length))
         let missed = Mutex(0)
         let shared = UncheckedBox(incoming)
-        let probe = try XCTUnwrap(pipeline.child(named: "mixpoint").flatMap {
-            SampleRewriteProbe(element: $0, padName: "src") { pts in
+        try ProbeRecording.play(file, into: written, clocked: true) { mixPoint in
+            try XCTUnwrap(SampleRewriteProbe(element: mixPoint, padName: "src") { pts in
                 { bytes in
                     let none = shared.value.mix(into: bytes, firstFrameAt: pts, with: mix)
                     missed.withLock { $0 += none }
                 }
-            }
-        })
-        XCTAssertNotEqual(pipeline.setState(.playing), .failure)
-        XCTAssertTrue(endOfStream(on: pipeline.bus, within: .seconds(30)), "the recording ended")
-        _ = pipeline.setState(.null)
-        incoming.stop()
-        withExtendedLifetime(probe) {}
-        return missed.withLock { $0 }
-    }
-
-    /// Waits for the pipeline's EOS; false on an error or when `limit` passed.
-    private func endOfStream(on bus: Bus, within limit: Duration) -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline, let message = bus.pop(waitingAtMost: deadline - ContinuousClock.now) {
-            switch message.kind {
-            case .endOfStream: return true
-            case .error(let error): XCTFail("\(error)"); return false
-            default: continue
-            }
+            })
         }
-        return false
+        incoming.stop()
+        return missed.withLock { $0 }
     }
 }
 

@@ -5,27 +5,18 @@ import TestSupport
 /// A crossfade keeps the joints within an album gapless: engine items say whether the track before them in play
 /// order is from the same album (`EngineItem.continuesAlbum`), by the rule ReplayGain "auto" uses.
 final class AlbumJointTests: PlayerTestCase {
-    private func tags(album: String?) -> TrackTags {
-        var tags = TrackTags()
-        tags.album = album
-        return tags
-    }
-
     private func item(_ id: TrackID, continuesAlbum: Bool) -> EngineItem {
         EngineItem(id: id, uri: player.track(id)!.uri, continuesAlbum: continuesAlbum)
     }
 
-    private func play(_ albums: [String?]) -> [TrackID] {
-        let ids = queue(albums.count)
-        for (id, album) in zip(ids, albums) { player.updateTags(id, tags(album: album)) }
-        player.play()
-        settle()
-        return ids
+    /// Queues tracks of these albums and plays the first until it is heard.
+    private func play(albums: [String?]) -> [TrackID] {
+        play(albums.map { tags(album: $0) })
     }
 
     func testOnlyAJointWithinAnAlbumContinuesIt() {
         player.marksAlbumJoints = true
-        let ids = play(["A", "A", "B", nil])
+        let ids = play(albums: ["A", "A", "B", nil])
         XCTAssertEqual(engine.current, item(ids[0], continuesAlbum: false), "nothing before it")
         XCTAssertEqual(engine.prepared, item(ids[1], continuesAlbum: true), "A after A")
         player.next()
@@ -49,7 +40,7 @@ final class AlbumJointTests: PlayerTestCase {
     }
 
     func testUnmarkedItemsNeverContinueAnAlbum() {
-        let ids = play(["A", "A"])
+        let ids = play(albums: ["A", "A"])
         XCTAssertEqual(engine.prepared, item(ids[1], continuesAlbum: false))
         player.marksAlbumJoints = true
         XCTAssertEqual(engine.prepared, item(ids[1], continuesAlbum: true), "told again once marked")

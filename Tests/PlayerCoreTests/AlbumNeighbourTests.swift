@@ -10,25 +10,8 @@ final class AlbumNeighbourTests: PlayerTestCase {
         player.marksAlbumNeighbours = true
     }
 
-    private func tags(album: String?, artist: String? = nil, albumArtist: String? = nil) -> TrackTags {
-        var tags = TrackTags()
-        tags.album = album
-        tags.artists = artist.map { [$0] } ?? []
-        tags.albumArtists = albumArtist.map { [$0] } ?? []
-        return tags
-    }
-
     private func item(_ id: TrackID, sharesAlbum: Bool) -> EngineItem {
         EngineItem(id: id, uri: player.track(id)!.uri, sharesAlbumWithNeighbour: sharesAlbum)
-    }
-
-    /// Queues tracks with these tags and plays the first; commands are then cleared.
-    private func play(_ tagged: [TrackTags]) -> [TrackID] {
-        let ids = queue(tagged.count)
-        for (id, tags) in zip(ids, tagged) { player.updateTags(id, tags) }
-        player.play()
-        settle()
-        return ids
     }
 
     func testATrackBetweenTracksOfItsAlbumSharesItAndALoneTrackDoesNot() {

@@ -152,7 +152,6 @@ final class FadingEngineTests: PlayerTestCase {
         clock.advance(by: .milliseconds(200))
         player.next()
         clock.advance(by: .milliseconds(400))
-        let loads = engine.commands.filter { if case .load = $0 { return true } else { return false } }
         XCTAssertEqual(loads.count, 1)
         XCTAssertEqual(engine.current?.id, ids[2])
     }
@@ -183,7 +182,7 @@ final class FadingEngineTests: PlayerTestCase {
         XCTAssertFalse(engine.commands.contains(.stop))
         clock.advance(by: .seconds(1))
         XCTAssertEqual(engine.commands.last, .stop)
-        XCTAssertEqual(engine.commands.filter { if case .load = $0 { return true } else { return false } }, [], "nothing loaded")
+        XCTAssertEqual(loads, [], "nothing loaded")
     }
 
     func testASkipWhilePausedLoadsAtOnce() {

@@ -70,6 +70,24 @@ class PlayerTestCase: XCTestCase {
         return ids
     }
 
+    /// Queues tracks with these tags and plays the first until it is heard.
+    func play(_ tagged: [TrackTags]) -> [TrackID] {
+        let ids = queue(tagged.count)
+        for (id, tags) in zip(ids, tagged) { player.updateTags(id, tags) }
+        player.play()
+        settle()
+        return ids
+    }
+
+    /// Tags that name an album, and its artist and album artist when given.
+    func tags(album: String?, artist: String? = nil, albumArtist: String? = nil) -> TrackTags {
+        var tags = TrackTags()
+        tags.album = album
+        tags.artists = artist.map { [$0] } ?? []
+        tags.albumArtists = albumArtist.map { [$0] } ?? []
+        return tags
+    }
+
     func forgetHistory() {
         engine.clearCommands()
         _ = recorder.drain()

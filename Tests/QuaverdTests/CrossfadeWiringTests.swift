@@ -14,12 +14,13 @@ final class CrossfadeWiringTests: XCTestCase {
     }
 
     /// Two tones of no album (5 s and 4 s), crossfade 2 s from the configuration: the Metadata turns to the second
-    /// track when the first has 2 s left, its Position counts from 0 there, and it changes once.
+    /// track when the first has 2 s left, its Position counts from 0 there, and it changes once. At the overlap's end
+    /// a debug line gives its frames: 2 s of them, mixed or found with no incoming sample.
     func testMPRISFollowsTheIncomingTrackFromTheOverlapsStart() throws {
         let home = try TemporaryDirectory(prefix: "quaverd-home")
         let config = home.url.appendingPathComponent("config/quaver")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
-        try "[playback]\ncrossfade-seconds = 2\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        try "[playback]\ncrossfade-seconds = 2\n[log]\nlevel = \"debug\"\n".write(to: config.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
         let first = home.url.appendingPathComponent("first.wav"), second = home.url.appendingPathComponent("second.wav")
         try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", first.path, "synth", "5", "sine", "440", "vol", "0.5"])
         try Fixtures.run("sox", ["-q", "-n", "-r", "44100", "-c", "2", "-b", "16", second.path, "synth", "4", "sine", "660", "vol", "0.5"])
@@ -53,6 +54,15 @@ final class CrossfadeWiringTests: XCTestCase {
         // The loop runs meanwhile, so the signals are taken.
         XCTAssertTrue(EventLoop.main.run(until: { daemon.status == "Stopped" }, timeout: 15), "the end of the queue")
         XCTAssertEqual(tracks.count, 1, "one change of track, to the second, signalled: \(tracks)")
+        let frames = try XCTUnwrap(overlapFrames(in: daemon.process.standardError), "the overlap's debug line")
+        XCTAssertEqual(frames.mixed + frames.missed, 88_200, accuracy: 441, "2 s at 44.1 kHz")
+    }
+
+    /// Frames mixed and missed, from the daemon's line when a crossfade ended.
+    private func overlapFrames(in log: String) -> (mixed: Int, missed: Int)? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains("frames mixed") }) else { return nil }
+        let numbers = line.split(separator: ":").last?.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) } ?? []
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
     }
 
     func testTheSettingIsCheckedKeptOverARestartAndSetByTheCLI() throws {

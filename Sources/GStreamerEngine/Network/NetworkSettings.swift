@@ -3,18 +3,17 @@ import Logging
 import RemoteMedia
 
 extension GStreamerEngine.NetworkOptions {
-    /// `[network]`: the play-while-downloading cache of `cacheSizeMB` in `cacheFolder()`, and the retry settings for
-    /// every network source. Without a cache (0 turns it off; one that cannot be made is said in the log) remote
-    /// files still come through our own download, into a scratch cache that keeps nothing (`MediaCache.scratch`,
+    /// `[network]`: the play-while-downloading cache of `cacheSizeMB` in `$XDG_CACHE_HOME/quaver/media`, and the retry
+    /// settings for every network source. Without a cache (0 turns it off; one that cannot be made is said in the
+    /// log) remote files still come through our own download, into a scratch cache that keeps nothing (`MediaCache.scratch`,
     /// in `scratchRoot`): left to playbin's souphttpsrc, a file whose track changed mid-request could crash the
     /// daemon (docs/platform.md, "souphttpsrc stopped mid-request").
-    public static func with(cacheSizeMB: Int, in cacheFolder: () throws -> URL, retries: Int, connectTimeout: Double,
-                            proxy: String, log: Logger,
+    public static func with(cacheSizeMB: Int, retries: Int, connectTimeout: Double, proxy: String, log: Logger,
                             scratchRoot: URL = FileManager.default.temporaryDirectory) -> Self {
         var cache: MediaCache?
         if cacheSizeMB > 0 {
             do {
-                cache = try MediaCache(directory: try cacheFolder(), capacityBytes: UInt64(cacheSizeMB) << 20)
+                cache = try MediaCache(directory: try MediaCache.standardFolder(), capacityBytes: UInt64(cacheSizeMB) << 20)
             } catch {
                 log.error("network tracks will not be cached: \(error)")
             }
