@@ -136,7 +136,7 @@ final class SnapcastTests: XCTestCase {
         let quiet = StereoRecording.longestQuietRun(in: samples, from: start, to: end)
         let context = "clients: \(snapcast.clientLogs.split(separator: "\n").filter { $0.contains("flow") || $0.contains("Exception") })"
         XCTAssertEqual(seconds, 4, accuracy: 0.01, "the whole sweep played, nothing lost or added at the joins; \(context)")
-        XCTAssertLessThan(quiet, rate / 1_000, "no silence of a millisecond or more in the sweep (\(quiet) samples)")
+        XCTAssertLessThan(quiet, rate / 1_000, "no silence of a millisecond or more in the sweep (\(quiet) samples); \(context)")
     }
 
     func testAStoppedSnapserverIsWaitedForAndPlaybackGoesOn() throws {
