@@ -6,6 +6,8 @@ PREFIX ?= $(HOME)/.local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 LIBEXECDIR = $(PREFIX)/libexec/quaver
+# Where quaver looks for libquaver-taglib.so, which it loads at the first tag read: ../lib/quaver from its own folder.
+LIBDIR = $(PREFIX)/lib/quaver
 # Swift's backtracer for statically linked programs, from the toolchain that builds Quaver.
 SWIFT_BACKTRACER ?= $(dir $(realpath $(shell command -v swiftc || echo /opt/swift/usr/bin/swiftc)))../libexec/swift/linux/swift-backtrace-static
 DATADIR = $(PREFIX)/share
@@ -17,6 +19,7 @@ ZSH_COMPLETIONS ?= $(DATADIR)/zsh/site-functions
 BUILD = .build/release
 
 INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver $(BINDIR)/quaver-snapcast-plugin $(LIBEXECDIR)/swift-backtrace \
+	$(LIBDIR)/libquaver-taglib.so \
 	$(SYSTEMD_USER_DIR)/quaverd.service \
 	$(DATADIR)/dbus-1/services/org.mpris.MediaPlayer2.quaver.service \
 	$(DATADIR)/applications/quaver.desktop \
@@ -32,6 +35,10 @@ INSTALLED = $(BINDIR)/quaverd $(BINDIR)/quaver $(BINDIR)/quaver-snapcast-plugin 
 # One program: quaverd and quaver-snapcast-plugin are links to quaver, which runs as the name it is called by.
 build:
 	swift build -c release --product quaver
+	swift build -c release --product quaver-taglib
+	# swiftc links every library it makes against the Swift runtime; this one uses none of it (CTagLib's
+	# swift_image.cpp), and an installed Quaver has no libswiftCore.so: that entry and the search paths go.
+	patchelf --remove-needed libswiftCore.so --remove-rpath $(BUILD)/libquaver-taglib.so
 
 test:
 	scripts/test
@@ -58,6 +65,7 @@ install-files:
 	strip --strip-debug $(DESTDIR)$(BINDIR)/quaver
 	install -d $(DESTDIR)$(SYSTEMD_USER_DIR) $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(DATADIR)/applications
 	install -Dm755 $(SWIFT_BACKTRACER) $(DESTDIR)$(LIBEXECDIR)/swift-backtrace
+	install -Dm644 $(BUILD)/libquaver-taglib.so $(DESTDIR)$(LIBDIR)/libquaver-taglib.so
 	sed -e 's|^ExecStart=.*|ExecStart=$(BINDIR)/quaverd|' \
 		-e 's|swift-backtrace=[^,]*$$|swift-backtrace=$(LIBEXECDIR)/swift-backtrace|' systemd/quaverd.service \
 		> $(DESTDIR)$(SYSTEMD_USER_DIR)/quaverd.service

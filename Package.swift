@@ -24,6 +24,8 @@ let package = Package(
         .executable(name: "quaverd", targets: ["quaverd-alone"]),
         .executable(name: "quaver", targets: ["quaver"]),
         .executable(name: "quaver-snapcast-plugin", targets: ["quaver-snapcast-plugin"]),
+        // libquaver-taglib.so: CTagLib, which the programs load on first use (CTagLibLoader).
+        .library(name: "quaver-taglib", type: .dynamic, targets: ["CTagLib"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,8 +56,11 @@ let package = Package(
         // SQLite databases (the library index, the listening history): connections, statements, migrations.
         .target(name: "SQLite", dependencies: ["CSQLite"], swiftSettings: v5),
         // Music files' tags read without decoding: TagLib 1.13's C++ PropertyMap behind a small C interface.
+        // CTagLib is built into libquaver-taglib.so (libtag and libstdc++ come with it), which CTagLibLoader loads
+        // at the first tag read: no program links it.
         .target(name: "CTagLib", linkerSettings: [.linkedLibrary("tag")]),
-        .target(name: "TagLib", dependencies: ["CTagLib"], swiftSettings: v5),
+        .target(name: "CTagLibLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "TagLib", dependencies: ["CTagLibLoader"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.
         .target(name: "PublicText", swiftSettings: v5),
@@ -226,8 +231,12 @@ let package = Package(
 // 1.4 MB resident in the daemon from start-up on; linked in, only the parts used are there: 0.7 MB less at
 // rest, 0.9 MB at the peak while playing (measured). Its symbols stay hidden, so a plugin that loads the
 // shared one (soundtouch, modplug) gets its own: played through soundtouch's pitch element, measured too.
+// Each function in a section of its own (-function-sections), and the programs linked by the toolchain's lld, which
+// puts the functions link/quaverd.order lists (those start-up and playback run, scripts/link-order) next to each
+// other: scattered through 12 MB of code, the kernel's 64 KiB fault-around kept 8.5 MB of it resident for 1.2 MB
+// run; together, 5.1 MB (docs/reliability.md, "Memory at rest").
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib", "-Xfrontend", "-function-sections"], .when(configuration: .release))]
     guard target.type == .executable else { continue }
     var flags = ["-static-stdlib", "-L\(Context.packageDirectory)/link/static-libstdc++"]
     // swiftc's static-stdlib arguments export every symbol of the program's own code (-export-dynamic): 5 000
@@ -235,6 +244,10 @@ for target in package.targets where target.type != .system {
     // load, and the dynamic linker searches it first for every symbol of every shared library: 0.3 MB more
     // resident at rest, 0.5 MB at the peak while playing (measured, 3 and 6 runs). The later option on the command
     // line wins.
-    if ["quaverd-alone", "quaver"].contains(target.name) { flags += ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"] }
+    if ["quaverd-alone", "quaver"].contains(target.name) {
+        flags += ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic", "-use-ld=lld",
+                  "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/link/quaverd.order",
+                  "-Xlinker", "--no-warn-symbol-ordering"]
+    }
     target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(flags, .when(configuration: .release))]
 }

@@ -32,6 +32,15 @@ public final class TagList {
         return gst_tag_list_get_uint(pointer, tag, &value) != 0 ? UInt32(value) : nil
     }
 
+    /// The first sample under `tag` itself, held (`gst_tag_list_get_sample_index` gives a reference): TAG messages
+    /// repeat the whole list, and a list copied along carries the same sample, so comparing handles tells a cover
+    /// already read from a new one without copying its bytes.
+    public func sampleHandle(_ tag: String) -> SampleHandle? {
+        var sample: OpaquePointer?
+        guard gst_tag_list_get_sample_index(pointer, tag, 0, &sample) != 0, let sample else { return nil }
+        return SampleHandle(owning: sample)
+    }
+
     /// The first sample under `tag` (such as `"image"`, GST_TAG_IMAGE) as its bytes and the caps'
     /// media type (`gst_tag_list_get_sample_index`, `gst_buffer_map`); nil when it is larger than
     /// `maximumBytes` (`gst_buffer_get_size`), which is then never copied.
@@ -50,4 +59,16 @@ public final class TagList {
         }
         return (bytes, mediaType)
     }
+}
+
+/// A `GstSample` held for its identity (`TagList.sampleHandle`); `gst_sample_unref` when released. Equal when both
+/// are the same sample: while one is held, no other sample can take its address.
+public final class SampleHandle: Equatable {
+    let pointer: OpaquePointer
+
+    init(owning pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { gst_sample_unref(pointer) }
+
+    public static func == (lhs: SampleHandle, rhs: SampleHandle) -> Bool { lhs.pointer == rhs.pointer }
 }

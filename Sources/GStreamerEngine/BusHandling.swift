@@ -7,6 +7,8 @@ import PlayerCore
 /// duration and seekability are asked again at every ASYNC_DONE, so only changes are reported.
 struct StreamReport {
     var tags = TrackTags()
+    /// The cover sample `tags.coverImage` was copied from: a TAG message carrying it again is not copied again.
+    var coverSample: SampleHandle?
     var duration: Duration?
     var seekable: Bool?
 }
@@ -59,11 +61,15 @@ extension GStreamerEngine {
         emit(.seekable(current.id, false))
     }
 
-    /// TAG messages repeat with the full list: report only what changed.
+    /// TAG messages repeat with the full list: report only what changed. The cover they repeat (the same sample)
+    /// is neither copied nor hashed again (22 messages in 10 s of an MP3, each with the whole picture).
     private func tagsArrived(_ list: TagList) {
         guard let current else { return }
         var merged = reported.tags
-        merged.merge(list)
+        let cover = list.sampleHandle("image")
+        let coverAlreadyRead = cover != nil && cover == reported.coverSample
+        merged.merge(list, includingImage: !coverAlreadyRead)
+        if let cover { reported.coverSample = cover }
         if state.loaded.liveStream { merged.splitStreamTitle(list) }
         guard merged != reported.tags else { return }
         reported.tags = merged

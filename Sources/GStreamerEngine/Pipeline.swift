@@ -207,10 +207,13 @@ final class Pipeline {
     /// A music daemon needs no low-latency output: 1 s of buffer written in 100 ms segments wakes the
     /// sink and the sound server a tenth as often as GStreamer's 200 ms / 10 ms default (audio base sinks:
     /// pulsesink, alsasink). Values written in the sink description win. Pause, seek and volume do not
-    /// wait for the buffer (cork, flush, stream volume).
+    /// wait for the buffer (cork, flush, stream volume). The description is searched with the standard library
+    /// alone: `String.contains(String)` is _StringProcessing's, and it paged half a megabyte of that module's
+    /// code into the daemon at start-up (docs/reliability.md, "Memory at rest").
     private static func sizeBuffers(_ output: Element, _ configuration: GStreamerEngine.Configuration) {
+        let written = configuration.sink.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard output.hasProperty("buffer-time"), output.hasProperty("latency-time"),
-              !configuration.sink.contains("buffer-time"), !configuration.sink.contains("latency-time") else { return }
+              !written.contains(where: { $0.hasPrefix("buffer-time") || $0.hasPrefix("latency-time") }) else { return }
         output.set("buffer-time", "1000000")
         output.set("latency-time", "100000")
     }

@@ -239,8 +239,9 @@ public final class LibraryScanner {
     /// Says in one line how many files TagLib could not read since the last time, with one of them.
     private func noteUnread() {
         guard let example = unread.example else { return }
-        note("\(unread.count) file(s) cannot be read (not readable by quaverd, damaged, or not what their names say) "
-             + "and are not indexed, such as \(String(decoding: example, as: UTF8.self))")
+        let why = FileTags.unavailableReason ?? "not readable by quaverd, damaged, or not what their names say"
+        note("\(unread.count) file(s) cannot be read (\(why)) and are not indexed, such as "
+             + String(decoding: example, as: UTF8.self))
         unread = (0, nil)
     }
 

@@ -22,6 +22,10 @@ public final class ArtStore {
     private var folder: Result<ArtFolder, Error>?
     /// File names handed out, newest last, at most `protectedCount`.
     private var protected: [String] = []
+    /// The folder's bytes when it was last listed, plus what was written since (nil until the first listing): the
+    /// folder is listed again only once this passes `maximumBytes`, not for every cover handed out (a directory
+    /// read and a stat per file each time).
+    private var knownBytes: Int?
 
     init(directory: URL, maximumBytes: Int, log: Logger) {
         self.directory = directory
@@ -42,6 +46,7 @@ public final class ArtStore {
         } else {
             do {
                 try folder.write(bytes, as: name)
+                knownBytes? += bytes.count
             } catch {
                 log.warning("cannot write cover art \(directory.appendingPathComponent(name).path): \(error)")
                 return nil
@@ -75,8 +80,10 @@ public final class ArtStore {
     /// Removes the covers advertised longest ago (by modification time, renewed at each use) until the
     /// folder is within `maximumBytes`, leaving the protected ones.
     private func evictOldest(in folder: ArtFolder) {
+        if let knownBytes, knownBytes <= maximumBytes { return }
         var files = folder.regularFiles()
         var total = files.reduce(0) { $0 + $1.bytes }
+        defer { knownBytes = total }
         guard total > maximumBytes else { return }
         files.sort { $0.modified < $1.modified }
         for file in files where total > maximumBytes && !protected.contains(file.name) {

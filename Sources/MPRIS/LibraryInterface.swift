@@ -134,7 +134,7 @@ public final class LibraryInterface {
     }
 
     private func queue(_ entries: [QueueEntry], at position: QueuePosition, replacing: Bool, play: Bool, _ reply: PendingReply) {
-        QueueEditInSlices(mpris, entries, at: position, replacing: replacing) { [weak self] ids, _ in
+        QueueEditInSlices(mpris, entries, at: position, replacing: replacing) { [weak self] ids in
             if play, let first = ids.first, let player = self?.player, player.index(of: first) != nil {
                 // A replaced queue starts at its first track already (`Player.replace`).
                 if player.currentTrackID != first { player.goTo(first) }

@@ -94,7 +94,7 @@ public final class ShellSearchProvider {
     /// Replaces the queue with `tracks` (their tags from the index) and plays; nothing found changes nothing.
     private func play(_ tracks: [LibraryTrack], _ reply: PendingReply) throws {
         guard !tracks.isEmpty else { throw DBusError.invalidArgs("nothing in the library matches; the queue is unchanged") }
-        QueueEditInSlices(mpris, tracks.map(QueueEntry.init), at: .end, replacing: true) { [weak self] _, _ in
+        QueueEditInSlices(mpris, tracks.map(QueueEntry.init), at: .end, replacing: true) { [weak self] _ in
             self?.mpris.player.play()
             reply.finish([])
         }.start()

@@ -47,6 +47,12 @@ struct PlayQueue {
     /// An immutable copy that costs nothing until the queue changes (arrays are copied on write).
     var snapshot: QueueSnapshot { QueueSnapshot(slots: slots, shared: shared.values, texts: texts) }
 
+    /// Whether every queued track is in `ids`: asked at each failure, so it compares counts first and walks the
+    /// queue only when `ids` could hold all of it (copying the ids at each of 100 000 failures was quadratic).
+    func isCovered(by ids: Set<TrackID>) -> Bool {
+        ids.count >= slots.count && slots.allSatisfy { ids.contains($0.id) }
+    }
+
     func index(of id: TrackID) -> Int? { places.index(of: id) }
     func contains(_ id: TrackID) -> Bool { index(of: id) != nil }
     /// `nil` when the track is not queued; `.some(nil)` when its seekability is not known yet.

@@ -94,7 +94,7 @@ extension Player: AudioEngineDelegate {
         }
         loaded = id
         failedInARow.insert(id)
-        if queue.ids.allSatisfy(failedInARow.contains) {
+        if queue.isCovered(by: failedInARow) {
             stopAtEndOfQueue()
             stoppedByFailure = true
         } else {

@@ -31,8 +31,8 @@ public struct Track: Equatable, Sendable {
         var host: Substring = ""
         // The login ends at the last `@` before the first `/`, even past a `?` or `#` (a password typed
         // with a raw `#`), as PublicText masks it: the query and fragment are cut only after.
-        if let separator = path.firstRange(of: "://") {
-            let authority = path[separator.upperBound...].prefix { $0 != "/" }
+        if let separator = Track.firstSchemeSeparator(in: path) {
+            let authority = path[path.index(separator, offsetBy: 3)...].prefix { $0 != "/" }
             host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
             host = host.prefix { $0 != "?" && $0 != "#" }
             path = path[authority.endIndex...]
@@ -44,6 +44,12 @@ public struct Track: Equatable, Sendable {
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
         let decoded = percentDecoded(name) ?? String(name)
         return decoded.isEmpty ? String(name) : decoded
+    }
+
+    /// Where the first `://` starts. The standard library's own search: `firstRange(of:)` is _StringProcessing's,
+    /// whose code this call paged into the daemon when a track was opened (docs/reliability.md).
+    static func firstSchemeSeparator(in text: Substring) -> Substring.Index? {
+        text.indices.first { text[$0...].hasPrefix("://") }
     }
 
     /// `%XX` escapes decoded; nil when one is malformed or the bytes are not UTF-8, as Foundation's

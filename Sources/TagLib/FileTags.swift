@@ -1,6 +1,7 @@
 // TagLib: reading a music file's tags without decoding it, through CTagLib (TagLib 1.13's C++ PropertyMap
-// behind a small C interface). A wrapper that owns its C: nothing else imports CTagLib.
-import CTagLib
+// behind a small C interface), which CTagLibLoader loads at the first read. A wrapper that owns its C: nothing
+// else imports CTagLibLoader.
+import CTagLibLoader
 
 /// What TagLib read from one file: every tag value by TagLib's unified key (`TITLE`, `ALBUMARTIST`,
 /// `MUSICBRAINZ_TRACKID`, `REPLAYGAIN_TRACK_GAIN`, …, upper case), the length, and whether a cover is embedded.
@@ -15,11 +16,18 @@ public struct FileTags: Equatable, Sendable {
         self.hasCover = hasCover
     }
 
+    /// Why TagLib cannot be used (libquaver-taglib.so missing or broken), loading it if it is not yet; nil when
+    /// it can (`quaver_tags_load`).
+    public static var unavailableReason: String? {
+        quaver_tags_load() == 1 ? nil : String(cString: quaver_tags_load_error())
+    }
+
     /// The first value of `key`, if any.
     public func first(_ key: String) -> String? { values[key]?.first }
 
     /// Reads the file at `path` (its bytes: Linux names need not be UTF-8; `quaver_taglib_read`). Nil when
-    /// TagLib does not know the format or the file cannot be read (gone, unreadable, not what its name says).
+    /// TagLib does not know the format or the file cannot be read (gone, unreadable, not what its name says),
+    /// or TagLib cannot be loaded (`unavailableReason`).
     /// A file's tags may be anything anyone wrote: each key keeps at most `valuesPerKey` values.
     public static func read(pathBytes: [UInt8], valuesPerKey: Int = 100) -> FileTags? {
         let collector = Collector(valuesPerKey: valuesPerKey)
@@ -28,7 +36,7 @@ public struct FileTags: Equatable, Sendable {
             for (index, byte) in pathBytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
             buffer[pathBytes.count] = 0
             let context = Unmanaged.passUnretained(collector).toOpaque()
-            return quaver_taglib_read(buffer.baseAddress, collectValue, context, &info)
+            return quaver_tags_read(buffer.baseAddress, collectValue, context, &info)
         }
         guard readable == 1 else { return nil }
         return FileTags(values: collector.values, lengthMilliseconds: Int(info.length_ms), hasCover: info.has_cover != 0)
@@ -48,7 +56,7 @@ public struct EmbeddedPicture: Equatable, Sendable {
         _ = withUnsafeTemporaryAllocation(of: CChar.self, capacity: pathBytes.count + 1) { buffer in
             for (index, byte) in pathBytes.enumerated() { buffer[index] = CChar(bitPattern: byte) }
             buffer[pathBytes.count] = 0
-            return quaver_taglib_read_cover(buffer.baseAddress, collectPicture, Unmanaged.passUnretained(box).toOpaque())
+            return quaver_tags_read_cover(buffer.baseAddress, collectPicture, Unmanaged.passUnretained(box).toOpaque())
         }
         return box.picture
     }

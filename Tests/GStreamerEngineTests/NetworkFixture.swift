@@ -47,6 +47,16 @@ final class NetworkFixture {
         return ranges.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     }
 
+    /// Runs the loop until more than `count` bytes of `url` are in the cache's data file (false after `timeout`),
+    /// counted in the blocks it holds: the file is sparse, and a read of its tail gives it its whole length at once.
+    func runUntilDownloaded(_ count: UInt64, of url: String, timeout: Double = 20) -> Bool {
+        let path = cache.dataFile(for: url).path
+        return EventLoop.main.run(until: {
+            var info = stat()
+            return stat(path, &info) == 0 && UInt64(info.st_blocks) * 512 > count
+        }, timeout: timeout)
+    }
+
     func isCached(_ url: String, completely size: UInt64) -> Bool {
         let ranges = presentRanges(of: url)
         return ranges.count == 1 && ranges[0] == (0, size)

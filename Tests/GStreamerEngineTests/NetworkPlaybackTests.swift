@@ -40,14 +40,22 @@ final class NetworkPlaybackTests: XCTestCase {
         let url = net.server.url("slow/long.mp3")
         let engine = try net.engine(sink: "fakesink sync=true")
         play(engine, url).wait(for: .trackStarted(TrackID(1)), timeout: 20)
-        runLoop(for: 3)
+        XCTAssertTrue(net.runUntilDownloaded(32 << 10, of: url), "the download got past 32 KiB")
         engine.stop()
         XCTAssertTrue(eventually(timeout: 5) { (net.presentRanges(of: url).first?.1 ?? 0) > 16_384 })
         let ranges = net.presentRanges(of: url)
         let resumeAt = ranges[0].1
         XCTAssertLessThan(resumeAt, net.longSize, "the first play must stop before the download ends")
         // nginx logs a request when its connection closes, which the download does after saving the cache entry.
-        XCTAssertTrue(eventually(timeout: 5) { !net.server.accessLog.isEmpty }, "the first play's request was not logged")
+        // The first play made several (the start, the tags at the end, the start again from where it stopped) and
+        // their lines come in the order they closed: wait until the request whose bytes end where the cached range
+        // does is logged and the lines logged carry every byte the cache holds, else the resumed request is looked
+        // for among the first play's (2 class runs of 8 at load 6-7).
+        let cached = ranges.reduce(0) { $0 + Int($1.1 - $1.0) }
+        XCTAssertTrue(eventually(timeout: 5) {
+            net.server.accessLog.contains { firstByte(of: $0) + UInt64($0.bodyBytes) == resumeAt }
+                && net.server.accessLog.reduce(0) { $0 + $1.bodyBytes } >= cached
+        }, "the first play's requests were not all logged: \(net.server.accessLog), ranges \(ranges)")
         let firstPlay = net.server.accessLog.count
 
         play(engine, url, id: 2).wait(for: .trackStarted(TrackID(2)), timeout: 20)
@@ -57,6 +65,11 @@ final class NetworkPlaybackTests: XCTestCase {
         XCTAssertEqual(resumed.status, 206, "\(net.server.accessLog)")
         XCTAssertTrue(resumed.range?.hasPrefix("bytes=\(resumeAt)-") == true,
                       "expected bytes=\(resumeAt)-…, log: \(net.server.accessLog), ranges \(ranges)")
+    }
+
+    /// The first byte a logged request asked for (its Range's start, 0 without one).
+    private func firstByte(of request: AccessLogEntry) -> UInt64 {
+        request.range.flatMap { UInt64($0.dropFirst("bytes=".count).prefix { $0.isNumber }) } ?? 0
     }
 
     /// A seek far beyond the downloaded part opens a Range request near the target's byte offset (not
@@ -172,7 +185,7 @@ final class NetworkPlaybackTests: XCTestCase {
                                 file: StaticString = #filePath, line: UInt = #line) {
         let count = { net.server.accessLog.filter { $0.request.contains(text) }.count }
         _ = eventually(timeout: 5) { count() >= expected }
-        usleep(200_000)  // a request beyond the expected ones would be logged by now
+        usleep(200_000)  // the point: no more may come, and a request beyond the expected ones would be logged by now
         XCTAssertEqual(count(), expected, "\(net.server.accessLog)", file: file, line: line)
     }
 
@@ -191,9 +204,9 @@ final class NetworkPlaybackTests: XCTestCase {
         let engine = try net.engine(retries: 6, retryDelay: 0.3)
         let recorder = play(engine, url)
         recorder.wait(for: .trackStarted(TrackID(1)), timeout: 20)
-        runLoop(for: 1.5)
+        XCTAssertTrue(net.runUntilDownloaded(32 << 10, of: url), "the download got past 32 KiB")
         net.server.kill()
-        runLoop(for: 1.5)
+        runLoop(for: 1.5)  // the point: an outage of 1.5 s, several retries long (one every 0.3 s)
         try net.server.start()
         recorder.wait(for: .endOfStream(TrackID(1)), timeout: 40)
         XCTAssertFalse(recorder.events.contains { if case .failed = $0 { return true } else { return false } })

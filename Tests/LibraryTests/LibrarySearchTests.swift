@@ -99,6 +99,8 @@ final class LibrarySearchTests: XCTestCase {
 
     func testQueriesAreParsedIntoQuotedPrefixes() {
         XCTAssertEqual(SearchQuery("simon gar").textMatch, "(\"simon\"*) AND (\"gar\"*)")
+        XCTAssertEqual(SearchQuery("s").textMatch, "(\"s\")", "one letter is a whole word, not a prefix")
+        XCTAssertEqual(SearchQuery("title:so b").textMatch, "{title} : (\"so\"*) AND (\"b\")")
         XCTAssertEqual(SearchQuery("artist:\"nina simone\"").textMatch, "{artists} : (\"nina\"* AND \"simone\"*)")
         XCTAssertEqual(SearchQuery("year:1970..1979").years, 1970...1979)
         XCTAssertEqual(SearchQuery("year:1971").years, 1971...1971)

@@ -47,7 +47,7 @@ final class DebianPackageTests: XCTestCase {
         for link in ["quaverd", "quaver-snapcast-plugin"] {
             XCTAssertTrue(contents.contains(" ./usr/bin/\(link) -> quaver\n"), "\(link) is not a link to quaver: \(contents)")
         }
-        for path in ["./usr/bin/quaver",
+        for path in ["./usr/bin/quaver", "./usr/lib/quaver/libquaver-taglib.so",
                      "./usr/share/man/man1/quaver-snapcast-plugin.1.gz", "./usr/lib/systemd/user/quaverd.service",
                      "./usr/share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                      "./usr/share/applications/quaver.desktop", "./usr/share/bash-completion/completions/quaver",
@@ -115,10 +115,13 @@ final class DebianPackageTests: XCTestCase {
         }
     }
 
-    /// The installed quaverd on a private bus, asked by the installed quaver.
+    /// The installed quaverd on a private bus, asked by the installed quaver; it indexes a tagged file with the
+    /// TagLib it loads from /usr/lib/quaver (libquaver-taglib.so, found from the program's own folder).
     func assertInstalledProgramsRun(root: TemporaryDirectory, version: String) throws {
         let bus = try PrivateBus()
         let home = try TemporaryDirectory(prefix: "quaver-deb-home")
+        try TaggedTree.write([TaggedTree.File("Artist/Album/01.flac", ["TITLE": "Packaged", "ARTIST": "Artist"])],
+                             under: home.url.appendingPathComponent("Music"))
         let daemon = try ChildProcess(root.path + "/usr/bin/quaverd", ["--output", "fakesink sync=true"],
                                       environment: RunningDaemon.environment(bus: bus, home: home), logDirectory: home.url)
         defer { daemon.stop() }
@@ -131,5 +134,12 @@ final class DebianPackageTests: XCTestCase {
                                     interface: ControlAPI.propertiesInterface, method: "Get",
                                     arguments: [.string(ControlAPI.quaverInterface), .string("Version")])
         XCTAssertEqual(reply.first?.unwrapped.stringValue, version)
+        let indexed = {
+            (try? client.call(destination: ControlAPI.busName, path: RunningDaemon.path,
+                              interface: ControlAPI.propertiesInterface, method: "Get",
+                              arguments: [.string(ControlAPI.libraryInterface), .string("TrackCount")]))?
+                .first?.unwrapped.int64Value
+        }
+        XCTAssertTrue(eventually(timeout: 20) { indexed() == 1 }, "the tagged file is not indexed: \(daemon.standardError)")
     }
 }

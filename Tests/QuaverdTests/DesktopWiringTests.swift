@@ -27,7 +27,7 @@ final class DesktopWiringTests: XCTestCase {
         XCTAssertNotEqual(saved?["wasPlaying"] as? Bool, true, "the state on disk at release is the paused one")
         _ = try control.call(destination: "org.freedesktop.login1", path: "/org/freedesktop/login1",
                              interface: "org.quaver.FakeLogind", method: "Sleep", arguments: [.boolean(false)])
-        Thread.sleep(forTimeInterval: 0.5)
+        Thread.sleep(forTimeInterval: 0.5)  // the point: nothing may happen (a resume would have come by now)
         XCTAssertEqual(daemon.status, "Paused", "resume-after-wake is off by default")
     }
 

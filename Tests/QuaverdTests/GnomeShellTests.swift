@@ -56,12 +56,11 @@ final class GnomeShellTests: XCTestCase {
         XCTAssertTrue(artFile.isFileURL && artFile.path.hasPrefix(artDirectory), "\(art) is in quaverd's cache")
         XCTAssertEqual([UInt8](try Data(contentsOf: artFile)), try Media.fixtures().coverBytes, "the embedded cover")
 
-        try waitUntilCardTakesClicks()
+        try waitUntilCardIsOnScreen()
         try saveScreenshotOfCard()
         try card.recordStates()
 
-        try card.click(.playPause)
-        try waitForStatus("Playing", daemon)
+        try click(.playPause) { daemon?.status == "Playing" }
         _ = try waitForCard("the pause icon") { $0.playing }
         try card.click(.playPause)
         try waitForStatus("Paused", daemon)
@@ -95,8 +94,7 @@ final class GnomeShellTests: XCTestCase {
         try waitForStatus("Playing", daemon)
         try daemon.call("Stop")
         try waitForStatus("Stopped", daemon)
-        usleep(1_000_000)  // the shell has heard the Stop by now: PropertiesChanged takes about a millisecond
-        let shown = try XCTUnwrap(try card.read(), "a stopped quaverd with a queue is still on the card")
+        let shown = try waitForCard("the card showing the Stop, still listed") { !$0.playing }
         XCTAssertEqual(shown.title, "Card One")
         XCTAssertFalse(shown.playing)
         XCTAssertTrue(try card.isListed())
@@ -143,12 +141,22 @@ final class GnomeShellTests: XCTestCase {
         daemon.waitUntil("PlaybackStatus \(status)", { daemon.status == status }, file: file, line: line)
     }
 
-    /// Waits until the card's buttons are on screen in the open date menu, and take clicks.
-    private func waitUntilCardTakesClicks() throws {
+    /// Waits until the card's buttons are on screen in the open date menu.
+    private func waitUntilCardIsOnScreen() throws {
         guard eventually(timeout: 10, { (try? card.isOnScreen()) == true }) else {
             throw TestHarnessError("the date menu did not show the media card")
         }
-        usleep(500_000)  // the menu takes input once its opening has settled
+    }
+
+    /// Clicks `button` until `effect` holds, three times at most: the menu takes input only once its opening has
+    /// settled (about half a second), and a click before that is lost. A click that works is not repeated (each
+    /// has 10 s to show), so a toggle is never undone.
+    private func click(_ button: GnomeMediaCard.Button, until effect: () -> Bool) throws {
+        for _ in 1...3 {
+            try card.click(button)
+            if eventually(timeout: 10, effect) { return }
+        }
+        throw TestHarnessError("three clicks on \(button) had no effect")
     }
 
     /// The card as the user sees it, kept as a test artifact under the build folder.

@@ -19,7 +19,7 @@ final class InstallTests: XCTestCase {
         }
         XCTAssertEqual(try make("install-files"), 0)
         let expected = ["bin/quaverd", "bin/quaver", "bin/quaver-snapcast-plugin", "share/man/man1/quaver-snapcast-plugin.1",
-                        "libexec/quaver/swift-backtrace", "share/systemd/user/quaverd.service",
+                        "libexec/quaver/swift-backtrace", "lib/quaver/libquaver-taglib.so", "share/systemd/user/quaverd.service",
                         "share/dbus-1/services/org.mpris.MediaPlayer2.quaver.service",
                         "share/applications/quaver.desktop", "share/bash-completion/completions/quaver",
                         "share/applications/org.quaver.Quaver.desktop",

@@ -29,7 +29,7 @@ final class PlayerctlTests: XCTestCase {
         try daemon.playerctl("pause")
         XCTAssertEqual(try daemon.playerctl("status"), "Paused")
         let paused = daemon.positionSeconds
-        usleep(400_000)
+        usleep(400_000)  // the point: the position must not move meanwhile
         XCTAssertEqual(daemon.positionSeconds, paused, accuracy: 0.05, "position holds while paused")
         try daemon.playerctl("play-pause")
         XCTAssertEqual(try daemon.playerctl("status"), "Playing")

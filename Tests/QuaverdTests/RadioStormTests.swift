@@ -14,7 +14,7 @@ final class RadioStormTests: XCTestCase {
         let daemon = try RunningDaemon()
         try daemon.call("OpenUri", [.string(radio.url("stream"))])
         daemon.waitUntil("the stream playing", timeout: 30) { daemon.status == "Playing" && daemon.positionSeconds > 0.2 }
-        let libraries = try loadedLibraries(of: daemon.process.pid)
+        let libraries = try Self.loadedLibraries(of: daemon.process.pid)
         XCTAssertTrue(libraries.contains { $0.contains("libsoup-2.4.so") }, libraries.joined(separator: "\n"))
         XCTAssertFalse(libraries.contains { $0.contains("libsoup-3.0.so") }, libraries.joined(separator: "\n"))
     }
@@ -60,7 +60,7 @@ final class RadioStormTests: XCTestCase {
     }
 
     /// The shared objects mapped into process `pid`.
-    private func loadedLibraries(of pid: Int32) throws -> [String] {
+    static func loadedLibraries(of pid: Int32) throws -> [String] {
         // Read to the end: String(contentsOfFile:) stops after the first read of a /proc file (size 0).
         let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps"))
         defer { try? file.close() }

@@ -72,7 +72,10 @@ final class SignalTests: XCTestCase {
         XCTAssertTrue(eventually { monitor.standardOutput.contains("NameAcquired") || monitor.standardOutput.contains("member=") })
         try daemon.call("OpenUri", [.string(Media.uri(fixtures.mp3))])  // add, make current and play: three core changes
         daemon.waitUntil("playing") { daemon.status == "Playing" }
-        usleep(500_000)
+        XCTAssertTrue(eventually(timeout: 10) {
+            monitor.standardOutput.contains("\"Playing\"") && monitor.standardOutput.contains("\"org.mpris.MediaPlayer2.TrackList\"")
+        }, "the monitor saw the track change's signals: \(monitor.standardOutput)")
+        usleep(300_000)  // the point: no more may come (a second batch, Position); one would be in by now
         let signals = monitor.standardOutput.components(separatedBy: "\nsignal ").filter {
             $0.contains("member=PropertiesChanged") && $0.contains("\"org.mpris.MediaPlayer2.Player\"")
         }

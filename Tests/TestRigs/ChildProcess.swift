@@ -143,20 +143,6 @@ public final class LiveChildren: @unchecked Sendable {
     }
 }
 
-/// A directory removed with its contents when released.
-public final class TemporaryDirectory {
-    public let url: URL
-    public init(prefix: String = "quaver-test") throws {
-        let template = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(prefix).XXXXXX").path
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else { throw TestHarnessError("mkdtemp failed for \(template)") }
-        url = URL(fileURLWithPath: String(cString: made))
-    }
-    public var path: String { url.path }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 public struct TestHarnessError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }

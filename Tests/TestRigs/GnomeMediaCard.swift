@@ -67,11 +67,19 @@ public struct GnomeMediaCard {
         try shell.eval("\(Self.section)._players.has('\(busName)')") == "true"
     }
 
-    /// Whether the card's buttons are on screen in the open date menu.
+    /// Whether the card's buttons are on screen in the open date menu, the whole card inside the screen (what the
+    /// shell's ScreenshotArea asks of an area: a card still being laid out was refused with "Invalid params").
     public func isOnScreen() throws -> Bool {
         try shell.eval("""
-            (() => { const card = \(card); return !!card && Main.panel.statusArea.dateMenu.menu.isOpen && card.mapped
-                     && card._playPauseButton.mapped; })()
+            (() => {
+                const card = \(card);
+                if (!card || !Main.panel.statusArea.dateMenu.menu.isOpen || !card.mapped || !card._playPauseButton.mapped)
+                    return false;
+                const [x, y] = card.get_transformed_position();
+                const [width, height] = card.get_transformed_size();
+                return x >= 0 && y >= 0 && width > 0 && height > 0
+                    && x + width <= global.screen_width && y + height <= global.screen_height;
+            })()
             """) == "true"
     }
 

@@ -39,10 +39,16 @@ public final class PrivateBus {
     }
 
     /// `environment` for a quaverd whose home and XDG folders are all under `home`, whatever the machine sets
-    /// (XDG_DATA_HOME is its default, `home`/.local/share, where tests look for saved playlists).
+    /// (XDG_DATA_HOME is its default, `home`/.local/share, where tests look for saved playlists). XDG_RUNTIME_DIR
+    /// too: without one, libpulse makes its runtime folder in TMPDIR (`pulse-XXXXXXXXXXXX`, linked from the home's
+    /// .config/pulse) and nothing removes it; a sound server's rig passes its own server in PULSE_SERVER.
     public func daemonEnvironment(home: String) -> [String: String] {
         var environment = self.environment
         environment["HOME"] = home
+        let runtime = home + "/runtime"
+        try? FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        environment["XDG_RUNTIME_DIR"] = runtime
         for (key, folder) in [("XDG_CACHE_HOME", "cache"), ("XDG_STATE_HOME", "state"), ("XDG_CONFIG_HOME", "config"),
                               ("XDG_DATA_HOME", ".local/share")] {
             environment[key] = home + "/" + folder
