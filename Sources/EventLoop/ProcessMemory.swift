@@ -24,4 +24,11 @@ public enum ProcessMemory {
             quaver_return_free_heap()
         }
     }
+
+    /// Lets go of `garbage` on another thread, for the last reference to a large value the loop is done with:
+    /// freeing the 100 000 entries a `quaver play` of a whole library had queued, with their tags, took 14 ms of
+    /// one loop turn (release build, perf).
+    public static func release<Garbage: Sendable>(_ garbage: Garbage) {
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(garbage) {} }
+    }
 }

@@ -19,8 +19,7 @@ final class QueueEditInSlices {
 
     private let mpris: MPRISService
     private let count: Int
-    /// The entry at an index: made from a URI slice by slice, or given whole (with tags, from the library).
-    private let entry: (Int) -> QueueEntry
+    private var items: Items
     private let position: QueuePosition
     private let replacing: Bool
     /// Whether the reply carries the new tracks' paths. The library's and the shell's queries answer a count, and
@@ -34,22 +33,22 @@ final class QueueEditInSlices {
     /// - Parameter replacing: the first slice replaces the queue (`Player.replace`); the others are added.
     convenience init(_ mpris: MPRISService, _ uris: [String], at position: QueuePosition, replacing: Bool,
                      finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
-        self.init(mpris, count: uris.count, entry: { QueueEntry(uri: uris[$0]) }, at: position, replacing: replacing,
-                  answersPaths: true, finished: finished)
+        self.init(mpris, .uris(uris), at: position, replacing: replacing, answersPaths: true, finished: finished)
     }
 
     /// Entries with their tags (from the library); `finished` gets the new ids only.
     convenience init(_ mpris: MPRISService, _ entries: [QueueEntry], at position: QueuePosition, replacing: Bool,
                      finished: @escaping (_ ids: [TrackID]) -> Void) {
-        self.init(mpris, count: entries.count, entry: { entries[$0] }, at: position, replacing: replacing,
-                  answersPaths: false) { ids, _ in finished(ids) }
+        self.init(mpris, .entries(entries), at: position, replacing: replacing, answersPaths: false) { ids, _ in
+            finished(ids)
+        }
     }
 
-    private init(_ mpris: MPRISService, count: Int, entry: @escaping (Int) -> QueueEntry, at position: QueuePosition,
-                 replacing: Bool, answersPaths: Bool, finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
+    private init(_ mpris: MPRISService, _ items: Items, at position: QueuePosition, replacing: Bool, answersPaths: Bool,
+                 finished: @escaping (_ ids: [TrackID], _ paths: DBusValue) -> Void) {
         self.mpris = mpris
-        self.count = count
-        self.entry = entry
+        self.count = items.count
+        self.items = items
         self.position = position
         self.replacing = replacing
         self.answersPaths = answersPaths
@@ -77,6 +76,8 @@ final class QueueEditInSlices {
             return (end - start, end)
         }
         guard end < count else {
+            ProcessMemory.release(items)
+            items = .uris([])
             // The track list signal and the reply each carry every id: one per loop turn.
             mpris.player.shrinkQueueStorage()
             EventLoop.main.post {
@@ -96,17 +97,45 @@ final class QueueEditInSlices {
     private func sliceEnd(from start: Int, size: Int) -> Int {
         var end = start, bytes = 0
         while end < count, end - start < size, bytes < Self.sliceBytes {
-            bytes += entry(end).uri.utf8.count
+            bytes += items.uri(at: end).utf8.count
             end += 1
         }
         return end
     }
 
     private func apply(_ slice: Range<Int>, first: Bool) -> [TrackID] {
-        let entries = slice.map(entry)
+        let entries = slice.map(items.entry(at:))
         let player = mpris.player
         if first { return replacing ? player.replace(with: entries) : player.add(entries, at: position) }
         let previous = added.last.flatMap { player.index(of: $0) != nil ? $0 : nil }
         return player.add(entries, at: previous.map { .after($0) } ?? .end)
+    }
+
+    /// What is queued: URIs, each made an entry as its slice is applied, or entries given whole (with their tags,
+    /// from the library).
+    private enum Items {
+        case uris([String])
+        case entries([QueueEntry])
+
+        var count: Int {
+            switch self {
+            case .uris(let uris): uris.count
+            case .entries(let entries): entries.count
+            }
+        }
+
+        func uri(at index: Int) -> String {
+            switch self {
+            case .uris(let uris): uris[index]
+            case .entries(let entries): entries[index].uri
+            }
+        }
+
+        func entry(at index: Int) -> QueueEntry {
+            switch self {
+            case .uris(let uris): QueueEntry(uri: uris[index])
+            case .entries(let entries): entries[index]
+            }
+        }
     }
 }
