@@ -56,6 +56,7 @@ public final class Discoverer: @unchecked Sendable {
     /// Reads `uri`; `completion` runs on the discoverer thread with what was found, or `nil` when the file
     /// cannot be read. One file at a time: call again only after the completion ran.
     public func discover(_ uri: String, completion: @escaping (DiscoveredMedia?) -> Void) {
+        GStreamer.prepare(forURI: uri)
         let worker = worker
         worker.invoke { worker.discover(uri, completion) }
     }

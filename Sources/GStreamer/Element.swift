@@ -56,8 +56,10 @@ public final class Element {
     public var name: String { objectName(pointer) }
 
     /// Sets any property from text (`gst_util_set_object_arg`): strings, numbers, flags
-    /// (`"audio+soft-volume"`), enums, even structures (`"props,media.role=music"`).
+    /// (`"audio+soft-volume"`), enums, even structures (`"props,media.role=music"`). A `uri` first has the http
+    /// elements' libsoup chosen (`GStreamer.prepare(forURI:)`).
     public func set(_ property: String, _ text: String) {
+        if property == "uri" { GStreamer.prepare(forURI: text) }
         gst_util_set_object_arg(gobject, property, text)
     }
 

@@ -16,20 +16,34 @@ public enum GStreamer {
     }
 
     /// Whether GStreamer's http elements run on libsoup 2.4 (`HTTPSourceLibrary`); false without libsoup2.4-1.
+    /// Loads it if it is not yet.
     public static var httpOnLibsoup2: Bool {
         initialize()
         return HTTPSourceLibrary.onLibsoup2
     }
 
-    /// libsoup 2.4 is loaded after `gst_init`, not before: a registry scanned inside the process (no plugin scanner
-    /// to fork, `GST_REGISTRY_FORK=no`) loads every plugin, webrtc's links libsoup 3, and libsoup 3 stops the process
-    /// when libsoup 2.4 is in it already (measured: "libsoup2 symbols detected", SIGTRAP at start). GStreamer picks
-    /// its libsoup only when the first http element is made, after this.
+    /// Told once, when the first URI that is not a local file's reaches GStreamer, whether its http elements run on
+    /// libsoup 2.4 (the daemon says in its log when they cannot). Set it before the first load.
+    public static var httpLibraryChosen: (Bool) -> Void = { _ in }
+
     private static let initialized: Bool = {
         gst_init(nil, nil)
-        _ = HTTPSourceLibrary.onLibsoup2
         return true
     }()
+
+    /// Chooses the http elements' libsoup before an element that may make one is given `uri` (`Element.set("uri",
+    /// …)`, `Discoverer.discover`). libsoup 2.4 is loaded after `gst_init`, not before: a registry scanned inside
+    /// the process (no plugin scanner to fork, `GST_REGISTRY_FORK=no`) loads every plugin, webrtc's links libsoup 3,
+    /// and libsoup 3 stops the process when libsoup 2.4 is in it already (measured: "libsoup2 symbols detected",
+    /// SIGTRAP at start). GStreamer picks its libsoup when the first http element is made, after this. And it is
+    /// loaded by the first stream, not at start-up: with libxml2, ICU (and, through ICU, libstdc++) and Kerberos it
+    /// is 2.8 MB resident that a daemon playing local files never needs (docs/reliability.md).
+    static func prepare(forURI uri: String) {
+        guard !uri.hasPrefix("file:"), !uri.hasPrefix("appsrc:") else { return }
+        _ = httpLibraryAnnounced
+    }
+
+    private static let httpLibraryAnnounced: Void = { httpLibraryChosen(httpOnLibsoup2) }()
 }
 
 /// A GStreamer error (`GError` from an ERROR or WARNING message) with domain, code and debug text kept.

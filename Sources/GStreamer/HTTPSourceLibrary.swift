@@ -10,7 +10,7 @@ enum HTTPSourceLibrary {
     static let avoided = "libsoup-3.0.so.0"
 
     /// Whether libsoup 2.4 is loaded; without it GStreamer takes libsoup 3. Read once `gst_init` has run and before
-    /// the first http element is made (`GStreamer.initialize`).
+    /// the first http element is made (`GStreamer.prepare(forURI:)`).
     static let onLibsoup2 = preferLibsoup2()
 
     /// Loads libsoup 2.4 for good, unless a libsoup 3 is in the process already (preloaded, or linked by a plugin

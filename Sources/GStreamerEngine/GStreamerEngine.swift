@@ -49,19 +49,22 @@ public final class GStreamerEngine: AudioEngine {
     /// playbin or the sink description does not parse; calls `gst_init` if nobody did.
     public init(configuration: Configuration = Configuration()) throws {
         GStreamer.initialize()
-        Self.httpLibraryChecked
+        Self.httpLibraryWatched
         self.configuration = configuration
         nextItemCheck = NextItemCheck(streaming: streaming, timeout: .seconds(5))
         pipeline = try Pipeline(configuration, streaming: streaming)
         pipeline.watchBus { [weak self] message in self?.apply(.bus(message)) }
     }
 
-    /// Said once per process, in the log: streams GStreamer fetches itself (radio, HLS) run on libsoup 3 when libsoup
-    /// 2.4 is missing or a libsoup 3 was loaded first, and on libsoup 3 stopping one mid-request can crash the
-    /// process (docs/platform.md).
-    private static let httpLibraryChecked: Void = {
-        guard !GStreamer.httpOnLibsoup2 else { return }
-        log.warning("libsoup 2.4 is missing (package libsoup2.4-1) or libsoup 3 was loaded first: radio and HLS run on libsoup 3, which can crash quaverd when a stream is stopped")
+    /// Said once per process, in the log, when the first stream has GStreamer choose its libsoup
+    /// (`GStreamer.httpLibraryChosen`; not at start-up, which would load it): streams GStreamer fetches itself
+    /// (radio, HLS) run on libsoup 3 when libsoup 2.4 is missing or a libsoup 3 was loaded first, and on libsoup 3
+    /// stopping one mid-request can crash the process (docs/platform.md).
+    private static let httpLibraryWatched: Void = {
+        GStreamer.httpLibraryChosen = { onLibsoup2 in
+            guard !onLibsoup2 else { return }
+            log.warning("libsoup 2.4 is missing (package libsoup2.4-1) or libsoup 3 was loaded first: radio and HLS run on libsoup 3, which can crash quaverd when a stream is stopped")
+        }
     }()
 
     deinit {

@@ -5,9 +5,14 @@ import Glibc
 /// The saved-state file, `$XDG_STATE_HOME/quaver/state.json` by default, and beside it `state.json.position`,
 /// the position while playing (`PositionMark`), so that a tick does not write a 20 000-track queue again.
 ///
-/// Writes are atomic and durable: the JSON goes to `<name>.tmp` in the same folder, is `fsync`ed,
-/// renamed over the file (atomic on one file system), and the folder is `fsync`ed so the rename itself
-/// survives a power cut. A reader therefore sees the old state or the new one, never a mix.
+/// Writes are atomic: the JSON goes to `<name>.tmp` in the same folder and is renamed over the file (atomic on one
+/// file system), so a reader sees the old state or the new one, never a mix. The state is durable too: its
+/// temporary is `fsync`ed before the rename and the folder after it, so the rename itself survives a power cut.
+/// The position mark is not synced: it is rewritten every second while playing, and its two `fsync`s a second
+/// kept the disk from ever idling and were a third of the CPU time of quaverd's own threads (perf while playing
+/// Vorbis: 7 of 20 samples; the other 136 were GStreamer's and PulseAudio's threads). A power cut can
+/// lose the marks the kernel had not written back yet (it does within 30 s); the load then uses an older mark, or
+/// the state's own position when the mark is unreadable or names another revision.
 public struct StateFile: Sendable {
     public let url: URL
     /// A larger file is set aside unread: a queue of 100 000 tracks (`InputLimits`) with tags takes about
@@ -92,12 +97,12 @@ public struct StateFile: Sendable {
     /// queue of 100 000 is never all converted at once.
     public func save(_ state: SavedState, tracks: ((SavedTrack) -> Void) -> Void) throws {
         try makeFolder()
-        try writeDurably(to: url.path) { write in try StateJSON.encode(state, tracks: tracks, writing: write) }
+        try writeAtomically(to: url.path, synced: true) { write in try StateJSON.encode(state, tracks: tracks, writing: write) }
     }
 
-    /// Writes the position mark (atomically, like the state), for the state saved with `mark.revision`.
+    /// Writes the position mark (atomically, like the state, but not synced), for the state saved with `mark.revision`.
     public func savePosition(_ mark: PositionMark) throws {
-        try writeDurably(to: positionPath) { write in try write(StateJSON.encode(mark)) }
+        try writeAtomically(to: positionPath, synced: false) { write in try write(StateJSON.encode(mark)) }
     }
 
     private struct Unusable: Error {
@@ -161,15 +166,17 @@ public struct StateFile: Sendable {
         }
     }
 
-    /// `produce` hands the file's text to the `write` it is given, in one piece or several.
-    private func writeDurably(to path: String, _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
+    /// `produce` hands the file's text to the `write` it is given, in one piece or several; `synced`: the file and
+    /// its rename are on the disk when this returns.
+    private func writeAtomically(to path: String, synced: Bool,
+                                 _ produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
         let temporary = path + ".tmp"
         // O_TRUNC on a fixed name (not O_EXCL on a unique one): a temporary left by a crash is reused, not piled up.
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StateFileError.fromErrno("create", temporary) }
         do {
             try produce { piece in try writeAll(fd, piece, path: temporary) }
-            guard fsync(fd) == 0 else { throw StateFileError.fromErrno("fsync", temporary) }
+            guard !synced || fsync(fd) == 0 else { throw StateFileError.fromErrno("fsync", temporary) }
             guard close(fd) == 0 else { throw StateFileError.fromErrno("close", temporary) }
         } catch {
             close(fd)
@@ -181,7 +188,7 @@ public struct StateFile: Sendable {
             unlink(temporary)
             throw error
         }
-        try syncFolder()
+        if synced { try syncFolder() }
     }
 
     private func writeAll(_ fd: Int32, _ data: [UInt8], path: String) throws {

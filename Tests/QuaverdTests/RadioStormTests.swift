@@ -9,9 +9,12 @@ import XCTest
 final class RadioStormTests: XCTestCase {
     /// The daemon's souphttpsrc runs on libsoup 2.4, and libsoup 3 is never loaded (fails without the fix:
     /// GStreamer loads libsoup 3 at the first http source).
+    /// Before the stream, no libsoup at all: the first stream loads it (fails when it is loaded at start-up).
     func testARadioStreamPlaysThroughLibsoup2() throws {
         let radio = try TestServer("radio", arguments: [try Fixtures.shared().mp3.path])
         let daemon = try RunningDaemon()
+        let atRest = try Self.loadedLibraries(of: daemon.process.pid)
+        XCTAssertFalse(atRest.contains { $0.contains("libsoup") }, atRest.joined(separator: "\n"))
         try daemon.call("OpenUri", [.string(radio.url("stream"))])
         daemon.waitUntil("the stream playing", timeout: 30) { daemon.status == "Playing" && daemon.positionSeconds > 0.2 }
         let libraries = try Self.loadedLibraries(of: daemon.process.pid)

@@ -53,6 +53,27 @@ final class StateFileTests: XCTestCase {
         XCTAssertEqual(mode, 0o600)
     }
 
+    /// The mark is not synced (StateFile says why): what a power cut can leave of it, an empty file or the start of
+    /// one, gives the state's own position, never a failed load.
+    func testAMarkLeftEmptyOrCutShortGivesTheStatesOwnPosition() throws {
+        var state = sample()
+        state.revision = "r1"
+        try file.save(state)
+        var moved = state
+        moved.positionMicroseconds = 99_000_000
+        try file.savePosition(PositionMark(of: moved, revision: "r1"))
+        XCTAssertEqual(file.load().state?.positionMicroseconds, 99_000_000)
+        let markPath = file.url.path + ".position"
+        let mark = try Data(contentsOf: URL(fileURLWithPath: markPath))
+        for left in [Data(), mark.prefix(mark.count / 2)] {
+            try left.write(to: URL(fileURLWithPath: markPath))
+            let loaded = file.load()
+            XCTAssertEqual(loaded.state?.positionMicroseconds, 12_345_678)
+            XCTAssertEqual(loaded.state?.currentIndex, 1)
+            XCTAssertNil(loaded.warning)
+        }
+    }
+
     func testEmptyFieldsAreLeftOutOfTheJSON() throws {
         try file.save(SavedState(queue: [SavedTrack(uri: "file:///a", metadata: SavedMetadata(title: "t"))]))
         let text = try String(contentsOf: file.url, encoding: .utf8)
