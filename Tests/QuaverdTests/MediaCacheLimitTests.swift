@@ -8,8 +8,10 @@ import XCTest
 /// announces a 10 GB WAV (1.5 MB of sound a second) and the cache may keep 5 MiB.
 final class MediaCacheLimitTests: XCTestCase {
     private let limit = 5 << 20
-    /// The sidecar and its temporary file, a block each.
-    private let slack = 2 * 4096
+    /// The sidecar and its temporary file, a block each, and one more for the window kept: its bytes need not start
+    /// on a block, and a punched hole frees whole blocks only, so 5 MiB from the middle of a block spans 1 281 of them
+    /// (a full run saw exactly limit + 3 blocks once).
+    private let slack = 3 * 4096
 
     func testAFileLargerThanTheCacheKeepsItWithinItsLimitPlayingAndPaused() throws {
         let server = try TestServer("hostile")
