@@ -56,12 +56,12 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     private var ceiling: Double?
     /// Where the ramp is: 1 is full, 0 silent (after a faded pause or stop, until the next play).
     private var level = 1.0
+    /// A fade in ramps from the call, on the clock, not from when the engine's position first moves: after a
+    /// resume pulsesink's position stood still for up to 0.65 s while the sound was already heard (libpulse's
+    /// clock of a corked stream runs on to the end of what its sink holds, and GStreamer's audio clock never goes
+    /// back), so a ramp held until then played that much of the track at volume 0 (3 Play calls of 10 in
+    /// FadesOnPulseAudioTests). Neither the position nor the call sees a sound server that starts the stream late.
     private var ramp: Ramp?
-    /// A fade in holds at its start until the engine's position moves, i.e. until there is sound: resuming a
-    /// corked stream took a third of a second under load, and a ramp begun at the call was heard from a third up.
-    private var soundAwaited: (position: Duration?, since: Duration)?
-    /// How long a fade in waits for the sound before it ramps anyway (a stream whose position never moves).
-    static let longestWaitForSound = Duration.seconds(1)
     private var ending: Ending?
     /// What the core prepared while a skipped-to track waits to load: given after that load.
     private var nextWhileWaiting: EngineItem??
@@ -206,24 +206,12 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
 
     private func rampUp() {
         guard fades.pause > .zero else { return setLevel(1) }
-        soundAwaited = (engine.position, clock.now)
         start(Ramp(from: level, to: 1, start: clock.now, length: fades.pause * (1 - level)))
     }
 
     private func rampDown(over length: Duration) {
         ceiling = min(asked, ceiling ?? asked)
-        soundAwaited = nil
         start(Ramp(from: level, to: 0, start: clock.now, length: length * level))
-    }
-
-    /// The ramp begun again now while a fade in still waits for the sound; nil once the sound has started.
-    private func heldForSound(_ ramp: Ramp) -> Ramp? {
-        guard let awaited = soundAwaited else { return nil }
-        if engine.position == awaited.position, clock.now - awaited.since < Self.longestWaitForSound {
-            return Ramp(from: ramp.from, to: ramp.to, start: clock.now, length: ramp.length)
-        }
-        soundAwaited = nil
-        return nil
     }
 
     private func start(_ ramp: Ramp) {
@@ -233,11 +221,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
 
     /// Sets the level for now; at the ramp's end, does what waited for it.
     private func advance() {
-        guard var ramp else { return }
-        if let held = heldForSound(ramp) {
-            ramp = held
-            self.ramp = held
-        }
+        guard let ramp else { return }
         setLevel(ramp.level(at: clock.now))
         if level == ramp.to {
             self.ramp = nil

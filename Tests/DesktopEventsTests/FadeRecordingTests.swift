@@ -4,9 +4,9 @@ import TestSupport
 import XCTest
 
 /// Fades heard where they matter: the null sink's monitor is recorded while quaverd plays a steady tone through
-/// PulseAudio, and the fade's length is read from the recording — the time the tone's level takes from 90 % to
-/// 10 % of what it was, over 0.8 (a linear ramp) — then the sound must be gone. Without fades, a pause cuts the
-/// sound within a few milliseconds, as before.
+/// PulseAudio, and the fade's length is read from the recording — from the slope of the tone's level where the
+/// ramp is heard — then the sound must be gone. Without fades, a pause cuts the sound within a few milliseconds,
+/// as before.
 class FadeRecordingChecks: DaemonSoundServerChecks {
     /// config.toml's text, written before quaverd starts; nil: no settings file.
     var settings: String? { nil }
@@ -44,21 +44,48 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
         }
     }
 
-    /// The fade after the steady start: its length in ms (90 % → 10 % over 0.8), and the window where the
-    /// level first falls below 10 %. It is looked for from the call (window `called`) on: under load the sound
-    /// server's output dropped out for a window once before the call, which read as a fade of 0 ms.
+    /// The fade after the steady start: its length in ms, and the window where the level first falls below 10 %.
+    /// It is looked for from the call (window `called`) on: under load the sound server's output dropped out for
+    /// a window once before the call, which read as a fade of 0 ms. The length is the ramp's slope where it falls
+    /// from 75 % to 25 % (`rampLength`), not the time from its 90 % to its 10 %: a loaded sound server that
+    /// applied the first steps late held the level up and then jumped, which shortened that time (425 ms for
+    /// 500 once on PipeWire) though the ramp ran at its rate.
     static func measureFade(_ recorded: (samples: [Int16], called: Int), file: StaticString = #filePath,
                             line: UInt = #line) -> (length: Double, below10: Int)? {
         let levels = envelope(recorded.samples)
         guard levels.count > 100 else { XCTFail("recorded \(recorded.samples.count) samples", file: file, line: line); return nil }
         let steady = levels[20..<100].sorted()[40]  // the median of 0.1 s to 0.5 s in
         guard steady > 1000,
-              let below90 = levels.indices.dropFirst(max(100, recorded.called)).first(where: { levels[$0] < 0.9 * steady }),
-              let below10 = levels.indices.dropFirst(below90).first(where: { levels[$0] < 0.1 * steady }) else {
+              let below75 = levels.indices.dropFirst(max(100, recorded.called)).first(where: { levels[$0] < 0.75 * steady }),
+              let below25 = levels.indices.dropFirst(below75).first(where: { levels[$0] < 0.25 * steady }),
+              let below10 = levels.indices.dropFirst(below25).first(where: { levels[$0] < 0.1 * steady }),
+              let length = rampLength(levels[below75..<below25].map { $0 / steady }) else {
             XCTFail("no fade found: steady level \(steady)", file: file, line: line)
             return nil
         }
-        return (Double(below10 - below90) * 5 / 0.8, below10)
+        return (length, below10)
+    }
+
+    /// A ramp's whole length (0 to full, or back) in ms, from the least-squares slope of `levels` (fractions of
+    /// the full level, one per 5 ms window); nil for fewer than 10 windows (50 ms), too few to tell a ramp from a jump.
+    static func rampLength(_ levels: [Double]) -> Double? {
+        guard levels.count >= 10 else { return nil }
+        let times = levels.indices.map { Double($0) * 5 }
+        let meanTime = times.reduce(0, +) / Double(times.count), meanLevel = levels.reduce(0, +) / Double(levels.count)
+        let covariance = zip(times, levels).map { ($0 - meanTime) * ($1 - meanLevel) }.reduce(0, +)
+        let variance = times.map { ($0 - meanTime) * ($0 - meanTime) }.reduce(0, +)
+        return covariance == 0 ? nil : abs(variance / covariance)
+    }
+
+    /// A fade in's length in ms, from its slope where it rises from 30 % to 80 % of the full level, or from
+    /// where it is first heard when that is higher: a sound server that starts the stream late (under load, up to
+    /// half a second after the call) lets the ramp be heard from half way up, at its rate. Nil when the sound
+    /// starts too high to show a ramp; `heardFrom` is then its first level.
+    static func measureRise(_ levels: [Double]) -> (length: Double?, heardFrom: Double)? {
+        guard let full = levels.max(), full > 1000, let heard = levels.firstIndex(where: { $0 > 0.05 * full }),
+              let at30 = levels.indices.dropFirst(heard).first(where: { levels[$0] > 0.3 * full }),
+              let at80 = levels.indices.dropFirst(at30).first(where: { levels[$0] > 0.8 * full }) else { return nil }
+        return (rampLength(levels[at30..<at80].map { $0 / full }), levels[heard] / full)
     }
 }
 
@@ -88,15 +115,13 @@ class FadeChecks: FadeRecordingChecks {
         XCTAssertTrue(eventually(timeout: 5) { (try? self.sound.pactl(["-f", "json", "list", "sink-inputs"]))?.stdout.contains("\"corked\":true") == true },
                       "the stream is corked at the end of the fade")
         let levels = Self.envelope(try record(around: { try call("Play") }, after: 2).samples)
-        // From 20 % to 90 % of the full level, over 0.7: under a heavy load the loop's first step may come late
-        // (the level is read from the clock, so a late step starts higher), which the first 20 % absorbs.
-        guard let full = levels.max(), let at20 = levels.firstIndex(where: { $0 > 0.2 * full }),
-              let at90 = levels.indices.dropFirst(at20).first(where: { levels[$0] > 0.9 * full }) else {
-            return XCTFail("no sound after Play")
+        guard let rise = Self.measureRise(levels) else { return XCTFail("no sound after Play") }
+        guard let length = rise.length else {
+            return XCTFail("heard from \(Int(rise.heardFrom * 100)) % of the full level: a jump, not a ramp")
         }
-        let rise = Double(at90 - at20) * 5 / 0.7
-        print("\(sound.name): fade-on-pause-ms = 1000: Play faded in over \(String(format: "%.0f", rise)) ms on the recording")
-        XCTAssertEqual(rise, 1000, accuracy: 50, "a ramp of a second, not a jump")
+        print("\(sound.name): fade-on-pause-ms = 1000: Play faded in over \(String(format: "%.0f", length)) ms on the recording, "
+              + "heard from \(Int(rise.heardFrom * 100)) %")
+        XCTAssertEqual(length, 1000, accuracy: 50, "a ramp of a second, not a jump")
     }
 
     func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {
@@ -152,18 +177,44 @@ final class NoFadeOnPulseAudioTests: FadeRecordingChecks {
     }
 }
 
-/// `measureFade` on a made-up recording: 1.5 s of a steady tone with a 10 ms dropout at 1 s, the call at 1.5 s, a
-/// linear ramp of a second to silence, then a second of silence (48 kHz).
+/// The measures on made-up recordings (48 kHz, a 660 Hz tone at the level a function of the time in seconds gives).
 final class FadeMeasureTests: XCTestCase {
-    static let recording: [Int16] = (0..<(4 * 48_000)).map { index in
-        let time = Double(index) / 48_000
-        let level = time < 1.5 ? ((1.0..<1.01).contains(time) ? 0 : 1) : max(0, 1 - (time - 1.5))
-        return Int16(10_000 * level * sin(2 * Double.pi * 660 * time))
+    static func tone(seconds: Double, _ level: (Double) -> Double) -> [Int16] {
+        (0..<Int(seconds * 48_000)).map { index in
+            let time = Double(index) / 48_000
+            return Int16(10_000 * level(time) * sin(2 * Double.pi * 660 * time))
+        }
     }
 
+    /// 1.5 s of a steady tone with a 10 ms dropout at 1 s, the call at 1.5 s, a linear ramp of a second to
+    /// silence, then a second of silence.
     func testADropoutBeforeTheCallIsNotReadAsTheFade() throws {
-        let fade = try XCTUnwrap(FadeRecordingChecks.measureFade((Self.recording, called: 300)))
+        let recording = Self.tone(seconds: 4) { time in time < 1.5 ? ((1.0..<1.01).contains(time) ? 0 : 1) : max(0, 1 - (time - 1.5)) }
+        let fade = try XCTUnwrap(FadeRecordingChecks.measureFade((recording, called: 300)))
         XCTAssertEqual(fade.length, 1000, accuracy: 15)
         XCTAssertEqual(fade.below10, 300 + 180, accuracy: 2, "the ramp is under 10 % from 0.9 s after the call")
+    }
+
+    /// A fade out of 0.5 s whose first 120 ms the sound server applied late: the level stays up, then jumps to
+    /// where the ramp is (90 % to 10 % took 412 ms of the 500: FadesOnPipeWireTests measured 425 once).
+    func testAFadeOutHeldUpAtItsStartIsMeasuredAtItsRate() throws {
+        let recording = Self.tone(seconds: 3) { time in time < 1.62 ? 1 : max(0, 1 - (time - 1.5) / 0.5) }
+        let fade = try XCTUnwrap(FadeRecordingChecks.measureFade((recording, called: 300)))
+        XCTAssertEqual(fade.length, 500, accuracy: 15)
+    }
+
+    /// A fade in of a second heard from 53 % of the full level, its stream started late by the sound server
+    /// (the 20 % to 90 % of the old measure read 529 ms).
+    func testAFadeInHeardFromHalfWayUpIsMeasuredAtItsRate() throws {
+        let levels = FadeRecordingChecks.envelope(Self.tone(seconds: 3) { time in time < 1.53 ? 0 : min(1, time - 1) })
+        let rise = try XCTUnwrap(FadeRecordingChecks.measureRise(levels))
+        XCTAssertEqual(try XCTUnwrap(rise.length), 1000, accuracy: 15)
+        XCTAssertEqual(rise.heardFrom, 0.53, accuracy: 0.02)
+    }
+
+    func testASoundThatStartsNearlyFullIsNoRamp() throws {
+        let levels = FadeRecordingChecks.envelope(Self.tone(seconds: 3) { time in time < 1.79 ? 0 : min(1, time - 1) })
+        let rise = try XCTUnwrap(FadeRecordingChecks.measureRise(levels))
+        XCTAssertNil(rise.length, "heard from \(rise.heardFrom)")
     }
 }
