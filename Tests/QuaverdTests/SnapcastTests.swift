@@ -119,24 +119,48 @@ final class SnapcastTests: XCTestCase {
             }
             jumps = Array(snapserverJumps.dropFirst(jumpsBefore))
             print("gapless join: recording \(attempt) of 4, snapserver jumped \(jumps.count) times")
-            if jumps.isEmpty { return try checkTheSweepArrivedWhole(recording.left) }
+            if jumps.isEmpty { return try checkTheSweepArrivedWhole(recording) }
         }
         throw XCTSkip("snapserver jumped its stream in each of four recordings, the last time \(jumps): too busy a machine")
     }
 
     /// The sweep rises well above the lead-in tone's level: from its first loud sample to its last, the 4 s of it
     /// must all be there, without a silence. (Without gapless joins, measured: 10–12 ms silences and half a
-    /// second of the sweep lost where the clients caught up with the late stream.)
-    private func checkTheSweepArrivedWhole(_ samples: [Int16]) throws {
+    /// second of the sweep lost where the clients caught up with the late stream.) Both rooms play the same
+    /// stream, so a gap in it is a silence of the same length at the same place of the sweep in both; a
+    /// snapclient's own under-run on a loaded machine is not: one class run (load 2, two busy loops starting) found
+    /// 4171 and 1442 samples of silence ending 0.608 and 0.591 s into the sweep, both clients logging underflows. A silence
+    /// both rooms share (within 1 ms of length and 5 ms of place) fails the test, as does a sweep of the wrong
+    /// length in both.
+    private func checkTheSweepArrivedWhole(_ recording: StereoRecording) throws {
+        let rooms = try [recording.left, recording.right].map(sweepHeard)
+        let rate = SnapcastRig.recordingRate
+        let shared = rooms[0].silences.filter { one in
+            rooms[1].silences.contains { abs($0.length - one.length) <= rate / 1_000 && abs($0.end - one.end) <= rate / 200 }
+        }
+        let context = "room 1: \(rooms[0]); room 2: \(rooms[1]); clients: "
+            + "\(snapcast.clientLogs.split(separator: "\n").filter { $0.contains("flow") || $0.contains("Exception") })"
+        print("gapless join: room 1: \(rooms[0]); room 2: \(rooms[1])")
+        XCTAssertTrue(rooms.contains { abs($0.seconds - 4) <= 0.01 }, "the whole sweep played, nothing lost or added at the joins; \(context)")
+        XCTAssertEqual(shared.map(\.length), [], "no silence of a millisecond or more in the stream (samples); \(context)")
+    }
+
+    /// What one room (one channel of the recording) heard of the sweep: its length, and its silences of 1 ms or
+    /// more (their length, and where they end, counted from the sweep's start).
+    private func sweepHeard(_ samples: [Int16]) throws -> SweepHeard {
         let rate = SnapcastRig.recordingRate
         let start = try XCTUnwrap(samples.firstIndex { abs(Int($0)) > 10_000 },
-                                  "the sweep reached room 1: \(snapcast.clientLogs)\n\(daemonLog)")
+                                  "the sweep reached the room: \(snapcast.clientLogs)\n\(daemonLog)")
         let end = try XCTUnwrap(samples.lastIndex { abs(Int($0)) > 10_000 })
-        let seconds = Double(end - start) / Double(rate)
-        let quiet = StereoRecording.longestQuietRun(in: samples, from: start, to: end)
-        let context = "clients: \(snapcast.clientLogs.split(separator: "\n").filter { $0.contains("flow") || $0.contains("Exception") })"
-        XCTAssertEqual(seconds, 4, accuracy: 0.01, "the whole sweep played, nothing lost or added at the joins; \(context)")
-        XCTAssertLessThan(quiet, rate / 1_000, "no silence of a millisecond or more in the sweep (\(quiet) samples); \(context)")
+        let silences = StereoRecording.quietRuns(in: samples, from: start, to: end, minimum: rate / 1_000)
+        return SweepHeard(seconds: Double(end - start) / Double(rate), silences: silences.map { ($0.length, $0.end - start) })
+    }
+
+    private struct SweepHeard: CustomStringConvertible {
+        let seconds: Double, silences: [(length: Int, end: Int)]
+        var description: String {
+            String(format: "%.3f s", seconds) + ", silences (samples, ending at sample): \(silences.map { "\($0.length)@\($0.end)" })"
+        }
     }
 
     func testAStoppedSnapserverIsWaitedForAndPlaybackGoesOn() throws {

@@ -240,13 +240,23 @@ public struct StereoRecording {
         }
     }
 
+    /// The runs of at least `minimum` samples quieter than `level` between `start` and `end` (sample indexes):
+    /// each one's length and where it ends.
+    public static func quietRuns(in samples: [Int16], from start: Int, to end: Int, level: Int16 = 60,
+                                 minimum: Int = 1) -> [(length: Int, end: Int)] {
+        var runs: [(length: Int, end: Int)] = [], run = 0
+        for index in max(0, start)..<min(samples.count, end) {
+            if abs(Int(samples[index])) < Int(level) { run += 1; continue }
+            if run >= minimum { runs.append((run, index)) }
+            run = 0
+        }
+        if run >= minimum { runs.append((run, min(samples.count, end))) }
+        return runs
+    }
+
     /// The longest run of samples quieter than `level` between `start` and `end` (sample indexes).
     public static func longestQuietRun(in samples: [Int16], from start: Int, to end: Int, level: Int16 = 60) -> Int {
-        var longest = 0, run = 0
-        for index in max(0, start)..<min(samples.count, end) {
-            if abs(Int(samples[index])) < Int(level) { run += 1; longest = max(longest, run) } else { run = 0 }
-        }
-        return longest
+        quietRuns(in: samples, from: start, to: end, level: level).map(\.length).max() ?? 0
     }
 
     /// Root mean square of `samples[range]`, 0…32768.
