@@ -88,13 +88,7 @@ final class BenchQuaverd {
     }
 
     /// quaverd from the same build, next to this binary.
-    static var binary: String { sibling("quaverd") }
-
-    /// A program of the same build, next to this binary.
-    static func sibling(_ name: String) -> String {
-        URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent(name).path
-    }
+    static var binary: String { BenchProcess.sibling("quaverd") }
 
     /// Our environment with HOME and the XDG folders quaverd reads and writes in `home`.
     static func environment(home: URL) -> [String: String] {
@@ -120,8 +114,7 @@ final class BenchFloorService {
     private let connection: Connection
 
     init(on bus: BenchBus) throws {
-        process = try BenchProcess(Bundle.main.executablePath ?? CommandLine.arguments[0],
-                                   ["dbus-bench-service", "--address", bus.address])
+        process = try BenchProcess(BenchProcess.ownProgram, ["dbus-bench-service", "--address", bus.address])
         connection = bus.client
         let start = EventLoop.monotonicMicroseconds
         while !(try bus.nameHasOwner(DBusBenchService.name)) {

@@ -82,7 +82,7 @@ final class BenchRooms {
     init(on rig: BenchRig) throws {
         self.rig = rig
         pulse = try rig.pulseAudio()
-        snapcast = try SnapcastRig(busAddress: rig.bus.address, plugin: BenchQuaverd.sibling("quaver-snapcast-plugin"))
+        snapcast = try SnapcastRig(busAddress: rig.bus.address, plugin: BenchProcess.sibling("quaver-snapcast-plugin"))
         try snapcast.startClients(pulse: pulse)
     }
 

@@ -19,8 +19,7 @@ struct DBusRoundTrip: ParsableCommand {
         let daemon = try BenchProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"])
         defer { daemon.stop() }
         let address = try daemon.firstLine()
-        let service = try BenchProcess(Bundle.main.executablePath ?? CommandLine.arguments[0],
-                                       ["dbus-bench-service", "--address", address])
+        let service = try BenchProcess(BenchProcess.ownProgram, ["dbus-bench-service", "--address", address])
         defer { service.stop() }
         let client = try Connection(address: address)
         try waitForOwner(of: DBusBenchService.name, on: client)
@@ -95,6 +94,14 @@ struct DBusBenchService: ParsableCommand {
 
 /// A child process of the benchmark, stopped by PID.
 final class BenchProcess {
+    /// This program: its helper modes (`dbus-bench-service`, `mpris-hammer`, `queue-scale-probe`, …) run as children.
+    static let ownProgram = Bundle.main.executablePath ?? CommandLine.arguments[0]
+
+    /// A program of the same build, next to this one (`quaverd`, `quaver`, `quaver-snapcast-plugin`).
+    static func sibling(_ name: String) -> String {
+        URL(fileURLWithPath: ownProgram).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     private let process = Process()
     private let output = Pipe()
 

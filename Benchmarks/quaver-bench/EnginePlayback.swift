@@ -3,6 +3,7 @@ import EventLoop
 import Foundation
 import GStreamerEngine
 import PlayerCore
+import TestRigs
 
 /// CPU time and peak memory of playing one file through our engine, against `gst-launch-1.0 playbin`
 /// on the same file and sink, each in a child process measured with wait4's rusage.
@@ -20,10 +21,9 @@ struct EnginePlayback: ParsableCommand {
     var sink = "fakesink sync=true"
 
     func run() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-bench.\(getpid())")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let path = try file ?? tone("flac", seconds: seconds, in: scratch)
+        let scratch = try TemporaryDirectory(prefix: "quaver-bench")
+        defer { withExtendedLifetime(scratch) {} }  // the tone is played after its last mention
+        let path = try file ?? tone("flac", seconds: seconds, in: scratch.url)
         let uri = URL(fileURLWithPath: path).absoluteString
         print("file: \(path)\nsink: \(sink)")
         let ours = try measure(["/proc/self/exe", "engine-playback-child", "--uri", uri, "--sink", sink])

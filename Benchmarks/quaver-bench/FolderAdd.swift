@@ -19,13 +19,13 @@ struct FolderAdd {
         let quaverd = try BenchQuaverd(on: bus, output: "fakesink sync=true", home: work.home)
         defer { quaverd.stop() }
         _ = try quaverd.client.identity
-        let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let binary = BenchProcess.ownProgram
         let probe = try BenchProcess(binary, ["queue-scale-probe", "--address", bus.address, "--stop-file", work.stopFile,
                                               "--samples-file", work.samplesFile, "--identity", "--interval", "20"])
         _ = try probe.firstLine()
 
         let start = EventLoop.monotonicMicroseconds
-        try runTool(Self.cli, ["add", "--bus-address", bus.address, work.music.path])
+        try runTool(BenchProcess.sibling("quaver"), ["add", "--bus-address", bus.address, work.music.path])
         let added = EventLoop.monotonicMicroseconds
         usleep(UInt32(settleSeconds * 1_000_000))
         let settled = EventLoop.monotonicMicroseconds
@@ -44,11 +44,5 @@ struct FolderAdd {
                  format: "%.1f", target: "< 50", ok: during < 50).emit()
         BenchRow("quaver add DIR of \(n) files: longest wait while their tags are read, ms", value: after,
                  floor: nil, format: "%.1f", target: "< 50", ok: after < 50).emit()
-    }
-
-    /// The release's one program, next to this binary: run as `quaver`, it is the CLI.
-    static var cli: String {
-        URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-            .deletingLastPathComponent().appendingPathComponent("quaver").path
     }
 }

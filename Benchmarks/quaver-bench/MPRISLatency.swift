@@ -115,7 +115,7 @@ struct MPRISLatency: ParsableCommand {
     /// how far the position drifted from the wall clock meanwhile (an underrun stalls the position).
     private func measureUnderLoad(_ quaverd: BenchQuaverd, floor: [Int64]) throws {
         try quaverd.client.play()
-        let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let binary = BenchProcess.ownProgram
         let positionBefore = try quaverd.client.position, started = EventLoop.monotonicMicroseconds
         let hammers = try (0..<clients).map { _ in
             try BenchProcess(binary, ["mpris-hammer", "--address", quaverd.bus.address, "--seconds", "\(loadSeconds)"])

@@ -4,6 +4,7 @@ import DBus
 import EventLoop
 import Foundation
 import QuaverClient
+import TestRigs
 
 /// A large queue on the real quaverd (private bus, private HOME, `fakesink sync=true`), once per size in
 /// the same run so the growth shows: one AddTracks of N local files while a probe process polls
@@ -58,7 +59,7 @@ private struct QueueScaleRun {
         defer { quaverd.stop() }
         _ = try quaverd.client.playbackStatus
         let rssEmpty = ProcessCounters.residentKiB(quaverd.pid)
-        let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let binary = BenchProcess.ownProgram
         let probe = try BenchProcess(binary, ["queue-scale-probe", "--address", bus.address, "--stop-file", work.stopFile,
                                               "--samples-file", work.samplesFile])
         _ = try probe.firstLine()  // polling has begun
@@ -209,7 +210,8 @@ struct ProbeSamples {
 /// Symbolic links to one file in a temporary folder (a file takes at most 65 000 hard links on ext4), or hard
 /// links (a folder of files as `quaver add` finds one), and a private HOME for the daemon.
 struct Workspace {
-    let root: URL
+    private let folder: TemporaryDirectory
+    var root: URL { folder.url }
     let uris: [String]
     var music: URL { root.appendingPathComponent("music") }
     var home: URL { root.appendingPathComponent("home") }
@@ -217,10 +219,10 @@ struct Workspace {
     var samplesFile: String { root.appendingPathComponent("samples").path }
 
     init(tracks: Int, linking source: URL, hardLinks: Bool = false) throws {
-        root = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-queue-scale.\(getpid()).\(tracks)")
-        let music = root.appendingPathComponent("music")
+        folder = try TemporaryDirectory(prefix: "quaver-queue-scale")
+        let music = folder.url.appendingPathComponent("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("home"), withIntermediateDirectories: true)
         uris = try (1...tracks).map { number in
             let link = music.appendingPathComponent(String(format: "track-%06d.", number) + source.pathExtension)
             guard (hardLinks ? Glibc.link(source.path, link.path) : symlink(source.path, link.path)) == 0 else {

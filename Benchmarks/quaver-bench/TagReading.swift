@@ -19,7 +19,7 @@ struct TagReading: ParsableCommand {
     func run() throws {
         let folder = try TemporaryDirectory(prefix: "quaver-bench-tags")
         let media = try HostileMedia(in: folder.url)
-        let binary = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let binary = BenchProcess.ownProgram
         let files = [("normal", media.normal), ("50 MB cover", media.hugeCover), ("10 000 artists", media.manyArtists),
                      ("1 MB title", media.hugeTitle)]
         var normal: (ms: Double, kib: Double, nowMS: Double)?

@@ -2,6 +2,7 @@ import ControlAPI
 import DBus
 import EventLoop
 import Foundation
+import TestRigs
 
 /// VLC 3 playing one file on a `BenchBus`, as the reference for quaverd's MPRIS answers in the same
 /// harness (same bus daemon, same client, same calls). VLC refuses to run as root: as root it runs as
@@ -12,13 +13,11 @@ final class VLCReference {
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
     private let process: BenchProcess
-    private let folder: URL
+    private let folder: TemporaryDirectory
 
     init(on bus: BenchBus, playing file: URL) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("quaver-bench-vlc.\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let copy = folder.appendingPathComponent("track." + file.pathExtension)
-        try? FileManager.default.removeItem(at: copy)
+        folder = try TemporaryDirectory(prefix: "quaver-bench-vlc")
+        let copy = folder.url.appendingPathComponent("track." + file.pathExtension)
         try FileManager.default.copyItem(at: file, to: copy)
         chmod(folder.path, 0o777)
         chmod(copy.path, 0o644)
@@ -50,7 +49,7 @@ final class VLCReference {
 
     func stop() {
         process.stop()
-        try? FileManager.default.removeItem(at: folder)
+        try? FileManager.default.removeItem(at: folder.url)
     }
 
     /// `nil` until VLC owns its name.

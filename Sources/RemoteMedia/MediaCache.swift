@@ -82,13 +82,15 @@ public final class MediaCache: @unchecked Sendable {
         rmdir(directory.path)
     }
 
-    /// Runs `add`, which adds a name to the folder (a file created, or renamed into place), under the lock, unless
-    /// the scratch folder's removal has begun: then nil, with errno ENOENT. A download thread that outlives the
-    /// daemon's exit cannot leave a file behind in the folder being removed (its next sidecar did once, in a
-    /// full run, between the emptying and the rmdir).
+    /// Runs `add`, which adds a name to the folder (a file created, or renamed into place). In a scratch cache it
+    /// runs under the lock, unless the folder's removal has begun: then nil, with errno ENOENT. A download thread
+    /// that outlives the daemon's exit cannot leave a file behind in the folder being removed (its next sidecar
+    /// did once, in a full run, between the emptying and the rmdir). A cache that keeps its entries is never
+    /// removed, so its file operations do not hold the lock the other downloads' accounting waits on.
     @discardableResult
     func addingToFolder<Result>(_ add: () -> Result) -> Result? {
-        lock.withLock {
+        guard !keepsEntries else { return add() }
+        return lock.withLock {
             guard !folderRemoved else {
                 errno = ENOENT
                 return nil

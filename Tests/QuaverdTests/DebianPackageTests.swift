@@ -87,7 +87,12 @@ final class DebianPackageTests: XCTestCase {
     /// No lintian error (lintian exits 0 with warnings and information only); the debug build may have
     /// RUNPATH into the toolchain, which a release build does not.
     func assertLintianClean(_ deb: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        let result = try ChildProcess.run("/usr/bin/lintian", [deb], timeout: 300)
+        // lintian leaves a file of its own (`mldbm-elf-*`) in TMPDIR: it gets a folder of ours, removed after it.
+        let scratch = try TemporaryDirectory(prefix: "quaver-lintian")
+        let environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
+        let result = try withExtendedLifetime(scratch) {
+            try ChildProcess.run("/usr/bin/lintian", [deb], environment: environment, timeout: 300)
+        }
         let errors = result.stdout.split(separator: "\n").filter { $0.hasPrefix("E: ") }
             .filter { isReleaseBuild || !$0.contains("custom-library-search-path RUNPATH /opt/swift") }
         XCTAssertEqual(errors, [], result.stdout, file: file, line: line)
