@@ -1,4 +1,6 @@
+import Dispatch
 import SQLite
+import Synchronization
 import XCTest
 
 final class DatabaseTests: XCTestCase {
@@ -32,6 +34,20 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual(try database.userVersion, 2)
         try database.migrate(migrations)  // nothing left to run: creating the tables again would fail
         XCTAssertThrowsError(try database.migrate(["CREATE TABLE a (x)"]))
+    }
+
+    /// Connections that make the same new file at once (the history's first write and the ListenBrainz sender)
+    /// each run every migration at most once between them: none finds a table made already.
+    func testConnectionsMigratingANewFileAtOnceDoNotCollide() throws {
+        let migrations = ["CREATE TABLE a (x)", "CREATE TABLE b (y)", "CREATE TABLE c (z)"]
+        let failures = Mutex<[String]>([])
+        for file in 0..<20 {
+            let path = folder + "/race-\(file).db"
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do { try Database(path: path).migrate(migrations) } catch { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
     }
 
     func testAFailedTransactionLeavesNothing() throws {
