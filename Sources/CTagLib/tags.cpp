@@ -6,6 +6,7 @@
 #include <taglib/apetag.h>
 #include <taglib/attachedpictureframe.h>
 #include <taglib/fileref.h>
+#include <taglib/tfilestream.h>
 #include <taglib/flacfile.h>
 #include <taglib/id3v2tag.h>
 #include <taglib/mp4file.h>
@@ -17,6 +18,11 @@
 #include <taglib/wavpackfile.h>
 
 namespace {
+
+// Files are opened read-only: TagLib's FileRef(path) opens read-write whenever it may, and closing a file opened
+// for writing is an IN_CLOSE_WRITE to the folder watch (FolderWatch), so every file the scan read came back to
+// it as a change: after a first index of 100 000 files the scanner stat'ed all 100 000 again, holding malloc's
+// locks at SCHED_IDLE while the loop's calls waited for them (docs/library.md, "PlayQuery of everything").
 
 bool hasAPIC(TagLib::ID3v2::Tag *tag) {
     return tag && !tag->frameListMap()["APIC"].isEmpty();
@@ -46,7 +52,8 @@ bool hasCover(TagLib::File *file) {
 
 int read(const char *path, quaver_tag_value_callback on_value, void *context, quaver_tag_info *info) {
     // Audio properties read "fast": from headers, without scanning the stream.
-    TagLib::FileRef ref(path, true, TagLib::AudioProperties::Fast);
+    TagLib::FileStream stream(path, true);
+    TagLib::FileRef ref(&stream, true, TagLib::AudioProperties::Fast);
     if (ref.isNull() || !ref.file()->isValid()) return 0;
     // TagLib takes almost anything named .mp3 for MPEG; a file without a single audio frame has no rate.
     auto audio = ref.audioProperties();
@@ -109,7 +116,8 @@ bool giveAPECover(TagLib::APE::Tag *tag, quaver_cover_callback on_cover, void *c
 }
 
 bool readCover(const char *path, quaver_cover_callback on_cover, void *context) {
-    TagLib::FileRef ref(path, false);
+    TagLib::FileStream stream(path, true);
+    TagLib::FileRef ref(&stream, false);
     if (ref.isNull() || !ref.file()->isValid()) return false;
     TagLib::File *file = ref.file();
     if (auto flac = dynamic_cast<TagLib::FLAC::File *>(file))

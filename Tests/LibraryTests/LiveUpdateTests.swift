@@ -56,3 +56,37 @@ final class LiveUpdateTests: XCTestCase {
         XCTAssertEqual(try library.titles("first"), ["First"])
     }
 }
+
+/// A scan only reads. TagLib opened every file read-write, and closing a file opened for writing is a change to
+/// inotify (IN_CLOSE_WRITE): each file a scan read came back through the watch, and the scanner looked at all of
+/// them again (100 000 after a first index, at the idle policy, for minutes).
+final class ScanIsNoChangeTests: XCTestCase {
+    func testTheWatchSeesNoChangeFromAScan() throws {
+        let library = try ScannedLibrary()
+        try library.write(TaggedTree.formats.enumerated().map { TaggedTree.File("album/\($0.offset).\($0.element)", ["TITLE": "Song"]) })
+        let seen = SeenPaths()
+        let watch = try FolderWatch(folders: [Array(library.music.path.utf8)], note: { _ in }) { seen.add($0) }
+        defer { watch.stop() }
+        watch.start()
+        try library.write([TaggedTree.File("ready.flac", ["TITLE": "Ready"])])
+        XCTAssertTrue(try eventually(timeout: 5) { seen.contains("ready.flac") }, "the watch never started")
+        seen.clear()
+        library.scan()
+        XCTAssertEqual(try library.titles("song").count, TaggedTree.formats.count)
+        // Events come in order: once a file written after the scan is seen, anything the scan caused was seen before.
+        try library.write([TaggedTree.File("after.flac", ["TITLE": "After"])])
+        XCTAssertTrue(try eventually(timeout: 5) { seen.contains("after.flac") })
+        XCTAssertEqual(seen.paths.filter { $0.contains("/album") }, [])
+    }
+}
+
+/// What a folder watch reported, from its thread.
+private final class SeenPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var all: [String] = []
+
+    var paths: [String] { lock.withLock { all } }
+    func add(_ batch: [[UInt8]]) { lock.withLock { all += batch.map { String(decoding: $0, as: UTF8.self) } } }
+    func clear() { lock.withLock { all = [] } }
+    func contains(_ name: String) -> Bool { paths.contains { $0.hasSuffix("/" + name) } }
+}
