@@ -67,7 +67,7 @@ final class DatabaseTests: XCTestCase {
         XCTAssertThrowsError(try Database(path: folder + "/link.db"))
 
         let garbage = folder + "/garbage.db"
-        FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x41, count: 8192))
+        XCTAssertTrue(FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x41, count: 8192)))
         XCTAssertThrowsError(try Database(path: garbage).execute("CREATE TABLE t (x)")) { error in
             XCTAssertTrue((error as? SQLiteError)?.isCorrupt == true, "\(error)")
         }
