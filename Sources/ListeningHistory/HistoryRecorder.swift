@@ -11,7 +11,8 @@ import PlayerCore
 /// the file only, and taken from it once the track is played, skipped or rated. Listens also wait there for ListenBrainz (`onListen` tells the sender).
 public final class HistoryRecorder: PlayerObserver {
     private let player: Player
-    private let database: HistoryDatabase?
+    /// nil when the file could not be opened: nothing is kept, everything else works. Touched on `queue` only.
+    private let connection: HistoryConnection?
     private let queue = DispatchQueue(label: "quaver.history")
     private let now: () -> Int64
     private let log: Logger
@@ -31,11 +32,11 @@ public final class HistoryRecorder: PlayerObserver {
     public var musicBrainzTags: ((String) -> MusicBrainzTags?)?
 
     /// - Parameters:
-    ///   - database: nil when the file could not be opened: nothing is kept, everything else works.
+    ///   - connection: nil when the file could not be opened: nothing is kept, everything else works.
     ///   - now: seconds since 1970.
-    public init(player: Player, database: HistoryDatabase?, now: @escaping () -> Int64, log: Logger) {
+    public init(player: Player, connection: HistoryConnection?, now: @escaping () -> Int64, log: Logger) {
         self.player = player
-        self.database = database
+        self.connection = connection
         self.now = now
         self.log = log
         counter = ListenCounter(player: player, now: now) { [weak self] in self?.counted($0) }
@@ -44,9 +45,10 @@ public final class HistoryRecorder: PlayerObserver {
 
     /// Reads the file's history on the history queue; it joins what the loop recorded meanwhile.
     public func load() {
-        queue.async { [database, log] in
+        queue.async { [connection, log] in
             let stored: [String: TrackHistory], plays: [String: Int64]
             do {
+                let database = connection?.forReading
                 stored = try database?.tracksWithActivity() ?? [:]
                 plays = try database?.playlistPlays() ?? [:]
             } catch {
@@ -63,9 +65,24 @@ public final class HistoryRecorder: PlayerObserver {
 
     /// Runs `work` with the file on the history queue; a failure is one log line (a full disk loses that change).
     public func write(_ what: String, _ work: @escaping (HistoryDatabase) throws -> Void) {
-        guard let database else { return }
+        guard let connection else { return }
         queue.async { [log] in
-            do { try work(database) } catch { log.error("cannot record \(what) in the listening history: \(error)") }
+            do {
+                guard let database = Self.opened(connection, log: log) else { return }
+                try work(database)
+            } catch {
+                log.error("cannot record \(what) in the listening history: \(error)")
+            }
+        }
+    }
+
+    /// The file for a write, made by the first one; a file that cannot be made is said once, as at start.
+    private static func opened(_ connection: HistoryConnection, log: Logger) -> HistoryDatabase? {
+        do {
+            return try connection.forWriting()
+        } catch {
+            log.error("the listening history will not be kept: \(error)")
+            return nil
         }
     }
 
@@ -118,9 +135,10 @@ public final class HistoryRecorder: PlayerObserver {
         onTrackChanged?(track.uri)
         var listen = Listen(play)
         listen.musicBrainz = musicBrainzTags?(track.uri) ?? MusicBrainzTags()
-        guard let database else { return }
+        guard let connection else { return }
         queue.async { [log, listen] in
             do {
+                guard let database = Self.opened(connection, log: log) else { return }
                 try database.recordListen(listen)
                 let firstAdded = try database.firstAdded(listen.uri)
                 EventLoop.main.post { [weak self] in

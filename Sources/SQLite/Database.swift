@@ -100,6 +100,9 @@ public final class Database {
         }
         for (index, sql) in migrations.enumerated().dropFirst(version) {
             try transaction {
+                // Read again under the write lock: another connection may have taken the file there meanwhile
+                // (the history's first write and the ListenBrainz sender both open a file not made yet).
+                guard try userVersion == index else { return }
                 try execute(sql)
                 try execute("PRAGMA user_version = \(index + 1)")
             }

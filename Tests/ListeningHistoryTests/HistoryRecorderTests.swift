@@ -1,4 +1,5 @@
 import EventLoop
+import Foundation
 import ListeningHistory
 import Logging
 import PlayerCore
@@ -16,7 +17,7 @@ final class HistoryRecorderTests: XCTestCase {
 
     private func recorder(_ player: Player) throws -> HistoryRecorder {
         let database = try HistoryDatabase.open(path: path, now: 1) { XCTFail("set aside: \($0)") }
-        return HistoryRecorder(player: player, database: database, now: { [unowned self] in time }, log: Logger(label: "test"))
+        return HistoryRecorder(player: player, connection: HistoryConnection(database), now: { [unowned self] in time }, log: Logger(label: "test"))
     }
 
     /// Read through a connection of its own, as another process would.
@@ -36,6 +37,19 @@ final class HistoryRecorderTests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 10) { self.firstAdded("file:///music/new.flac") == 200 })
         XCTAssertEqual(firstAdded(uris[0]), 100, "queued again, the first date is kept")
         XCTAssertTrue(history.tracks.isEmpty)
+    }
+
+    /// A file not made yet is made by the first write, after the history is read (with nothing to read).
+    func testAFileNotMadeYetIsMadeByTheFirstWrite() throws {
+        let player = Player(engine: FakeEngine())
+        let connection = HistoryConnection(openedByFirstWrite: { [path] in
+            try HistoryDatabase.open(path: path, now: 1) { XCTFail("set aside: \($0)") }
+        })
+        let history = HistoryRecorder(player: player, connection: connection, now: { [unowned self] in time }, log: Logger(label: "test"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "made before any write")
+        history.load()
+        player.add(["file:///music/first.flac"])
+        XCTAssertTrue(eventually(timeout: 10) { self.firstAdded("file:///music/first.flac") == 100 }, "made and dated")
     }
 
     func testARatedTrackTakesTheDateItWasFirstQueuedFromTheFile() throws {

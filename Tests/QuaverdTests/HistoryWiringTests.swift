@@ -1,6 +1,7 @@
 import ControlAPI
 import DBus
 import Foundation
+import ListeningHistory
 import TestSupport
 import XCTest
 
@@ -49,6 +50,21 @@ final class HistoryWiringTests: XCTestCase {
         daemon = try RunningDaemon(home: home)
         daemon.waitUntil("the history is read again") {
             daemon.metadata["xesam:useCount"] == .int32(1) && daemon.metadata["xesam:userRating"] == .double(0.8)
+        }
+    }
+
+    /// A daemon that has queued nothing makes no history file, so SQLite does not run at rest; the first queued
+    /// track makes it, dated (HistoryConnection).
+    func testTheFileIsMadeByTheFirstQueuedTrack() throws {
+        let fixtures = try Media.fixtures()
+        let daemon = try RunningDaemon()
+        let file = daemon.home.url.appendingPathComponent("state/quaver/history.db").path
+        XCTAssertEqual(daemon.status, "Stopped", "answered: started")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file), "made before anything was queued")
+        try daemon.call("OpenUri", [.string(Media.uri(fixtures.flac))])
+        daemon.waitUntil("the first track dated in a new file") {
+            FileManager.default.fileExists(atPath: file)
+                && (try? HistoryDatabase(path: file).firstAdded(Media.uri(fixtures.flac))) != nil
         }
     }
 }

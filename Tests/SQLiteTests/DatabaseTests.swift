@@ -1,4 +1,6 @@
+import Dispatch
 import SQLite
+import Synchronization
 import XCTest
 
 final class DatabaseTests: XCTestCase {
@@ -34,6 +36,20 @@ final class DatabaseTests: XCTestCase {
         XCTAssertThrowsError(try database.migrate(["CREATE TABLE a (x)"]))
     }
 
+    /// Connections that make the same new file at once (the history's first write and the ListenBrainz sender)
+    /// each run every migration at most once between them: none finds a table made already.
+    func testConnectionsMigratingANewFileAtOnceDoNotCollide() throws {
+        let migrations = ["CREATE TABLE a (x)", "CREATE TABLE b (y)", "CREATE TABLE c (z)"]
+        let failures = Mutex<[String]>([])
+        for file in 0..<20 {
+            let path = folder + "/race-\(file).db"
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do { try Database(path: path).migrate(migrations) } catch { failures.withLock { $0.append("\(error)") } }
+            }
+        }
+        XCTAssertEqual(failures.withLock { $0 }, [])
+    }
+
     func testAFailedTransactionLeavesNothing() throws {
         let database = try Database(path: folder + "/t.db")
         try database.execute("CREATE TABLE t (x UNIQUE)")
@@ -51,7 +67,7 @@ final class DatabaseTests: XCTestCase {
         XCTAssertThrowsError(try Database(path: folder + "/link.db"))
 
         let garbage = folder + "/garbage.db"
-        FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x41, count: 8192))
+        XCTAssertTrue(FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x41, count: 8192)))
         XCTAssertThrowsError(try Database(path: garbage).execute("CREATE TABLE t (x)")) { error in
             XCTAssertTrue((error as? SQLiteError)?.isCorrupt == true, "\(error)")
         }
