@@ -115,7 +115,7 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
     public func update(_ item: EngineItem) {
         if case .load(let waiting, let at, let playing)? = ending {
             if waiting.id == item.id { ending = .load(item, at: at, playing: playing) }
-            if case .some(let next?)? = nextWhileWaiting, next.id == item.id { nextWhileWaiting = .some(item) }
+            if case let next?? = nextWhileWaiting, next.id == item.id { nextWhileWaiting = .some(item) }
             return
         }
         engine.update(item)

@@ -196,7 +196,7 @@ final class SnapcastTests: XCTestCase {
     }
 
     private func replaceQueue(_ files: [URL]) throws {
-        try client.call(destination: ControlAPI.busName, path: ObjectPath(stringLiteral: ControlAPI.objectPath),
+        _ = try client.call(destination: ControlAPI.busName, path: ObjectPath(stringLiteral: ControlAPI.objectPath),
                         interface: ControlAPI.quaverInterface, method: "ReplaceQueue",
                         arguments: [.stringArray(files.map(\.absoluteString)), .boolean(true)], timeout: 10)
     }
