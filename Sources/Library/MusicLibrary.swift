@@ -73,13 +73,16 @@ public final class MusicLibrary {
 
     /// Runs `query` on the library's reading thread (its own connection), then `done` with the result on the loop:
     /// every search, listing and query that queues tracks goes this way, so the loop never waits for the index.
+    /// An index not made yet (nothing was ever found to index) is made first, by the scanner.
     public func read<T>(_ query: @escaping (LibraryCatalog) throws -> T, done: @escaping (Result<T, Error>) -> Void) {
+        guard index.isMade else { return scanner.makeIndex { [reader] in reader.read(query, done: done) } }
         reader.read(query, done: done)
     }
 
     /// The MusicBrainz ids the index read from the file at `uri`, for its listens; nil when it is not indexed.
     public func musicBrainzIDs(of uri: String) -> MusicBrainzIDs? {
-        (try? catalog().track(uri: uri))?.musicBrainz
+        guard index.isMade else { return nil }
+        return (try? catalog().track(uri: uri))?.musicBrainz
     }
 
     /// The catalog on the loop, opened on first use (the first scan makes the file): for one track's row by its

@@ -1,5 +1,3 @@
-import Glibc
-
 /// The recorder's connection to the history file, used on the history queue only.
 ///
 /// A file that is there is opened at start, because its history is read then (`HistoryRecorder.load`). A file not
@@ -27,11 +25,5 @@ public final class HistoryConnection {
         self.open = nil
         database = try open()
         return database
-    }
-
-    /// Whether anything is at `path`: a link or a file there is opened at start as before, and refused or read then.
-    public static func isMade(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 || errno != ENOENT
     }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One connection to an SQLite database file (`sqlite3_open_v2`), closed (`sqlite3_close_v2`) in deinit.
 ///
@@ -30,6 +31,13 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Whether anything is at `path` (a file, a link, or something `lstat` cannot look at): where nothing is, there
+    /// is nothing to read yet, and the file can be made by whoever first writes it, without SQLite running before.
+    public static func isMade(at path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 || errno != ENOENT
+    }
 
     /// Runs one or more statements that return no rows (schema, pragmas). Values are never spliced into `sql`:
     /// statements with values go through `run` or `query`, which bind them.
@@ -113,6 +121,12 @@ public final class Database {
     /// keeps the database consistent after a crash or power loss, and loses at most the last commits.
     public func useWriteAheadLog() throws {
         try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
+    }
+
+    /// Gives SQLite's page cache back (`PRAGMA shrink_memory`) after a connection read or wrote much of its file: it
+    /// keeps up to 2 MB of the file's pages otherwise, for as long as the connection is open.
+    public func releaseCache() throws {
+        try execute("PRAGMA shrink_memory")
     }
 
     /// `PRAGMA quick_check`: true when SQLite finds the file's structure sound.

@@ -1,0 +1,28 @@
+import ControlAPI
+import DBus
+import Foundation
+import TestSupport
+import XCTest
+
+/// What a freshly started daemon does not make until it needs it: the library index when there is nothing to
+/// index (the default `~/Music`, not there), so that SQLite does not run at rest (docs/reliability.md).
+final class StartUpFilesTests: XCTestCase {
+    /// Fails when the first scan makes the index to mark a folder that is not there: the file then appears
+    /// within milliseconds of the start.
+    func testNoLibraryIndexIsMadeWithoutAMusicFolderUntilASearch() throws {
+        let daemon = try RunningDaemon()
+        let index = daemon.home.url.appendingPathComponent("cache/quaver/library.db").path
+        XCTAssertEqual(daemon.status, "Stopped", "answered: started")
+        XCTAssertFalse(eventually(timeout: 2) { FileManager.default.fileExists(atPath: index) }, "made at start")
+
+        let searched = Int64(Date().timeIntervalSince1970)
+        let page = try daemon.call("Search", [.string("anything"), .uint32(0), .uint32(10)], on: ControlAPI.libraryInterface)
+        XCTAssertEqual(page.first?.arrayValue?.count, 0)
+        XCTAssertEqual(page.last?.int64Value, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: index), "the search reads a file made for it")
+        let statistics = try XCTUnwrap(try daemon.call("Statistics", on: ControlAPI.libraryInterface).first?.dictionaryValue)
+        XCTAssertEqual(statistics["Tracks"]?.unwrapped.int64Value, 0)
+        let lastScan = try XCTUnwrap(statistics["LastScan"]?.unwrapped.int64Value)
+        XCTAssertTrue(lastScan > 0 && lastScan <= searched, "LastScan \(lastScan) is the scan at start, before \(searched)")
+    }
+}
