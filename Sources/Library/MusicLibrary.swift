@@ -2,6 +2,7 @@ import BaseDirectories
 import ControlAPI
 import EventLoop
 import FoundationEssentials
+import Glibc
 import TagLib
 
 /// The library as the daemon holds it, on the loop thread: the scanner and the folder watch (each on a
@@ -39,9 +40,11 @@ public final class MusicLibrary {
         LibraryIndex(path: try BaseDirectory.cache.quaverFolder(environment: environment).appendingPathComponent("library.db").path)
     }
 
-    /// Scans every folder, then keeps the index in step with them.
+    /// Scans every folder, then keeps the index in step with them. With no folder there, nothing could be watched:
+    /// the watch's thread is not started (a folder made later is found by `quaver rescan`, as before).
     public func start() {
         scanner.scanAll()
+        guard folders.contains(where: Self.isFolder) else { return }
         do {
             let watch = try FolderWatch(folders: folders.map { Array($0.utf8) }, note: note) { [weak scanner] paths in
                 scanner?.update(paths)
@@ -51,6 +54,11 @@ public final class MusicLibrary {
         } catch {
             note("live library updates are off (inotify: \(error)); `quaver rescan` picks up changes")
         }
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Compares every folder with the index again (`quaver rescan`).
@@ -73,9 +81,12 @@ public final class MusicLibrary {
 
     /// Runs `query` on the library's reading thread (its own connection), then `done` with the result on the loop:
     /// every search, listing and query that queues tracks goes this way, so the loop never waits for the index.
-    /// An index not made yet (nothing was ever found to index) is made first, by the scanner.
+    /// An index not made yet (nothing was ever found to index) is made first, by the scanner; the query is then
+    /// handed to the reader from the loop, which alone talks to it.
     public func read<T>(_ query: @escaping (LibraryCatalog) throws -> T, done: @escaping (Result<T, Error>) -> Void) {
-        guard index.isMade else { return scanner.makeIndex { [reader] in reader.read(query, done: done) } }
+        guard index.isMade else {
+            return scanner.makeIndex { [reader] in EventLoop.main.post { reader.read(query, done: done) } }
+        }
         reader.read(query, done: done)
     }
 
