@@ -7,12 +7,21 @@
 public final class HistoryConnection {
     private var database: HistoryDatabase?
     private var open: (() throws -> HistoryDatabase)?
+    /// Whether the file was there, and opened, when this was made: otherwise there is nothing to read at start.
+    /// Set once, so any thread may ask.
+    public let wasThereAtStart: Bool
 
     /// A file opened already.
-    public init(_ database: HistoryDatabase) { self.database = database }
+    public init(_ database: HistoryDatabase) {
+        self.database = database
+        wasThereAtStart = true
+    }
 
     /// A file that `open` makes at the first write.
-    public init(openedByFirstWrite open: @escaping () throws -> HistoryDatabase) { self.open = open }
+    public init(openedByFirstWrite open: @escaping () throws -> HistoryDatabase) {
+        self.open = open
+        wasThereAtStart = false
+    }
 
     /// The file for reading: nil while it is not made (nothing to read).
     var forReading: HistoryDatabase? { database }
