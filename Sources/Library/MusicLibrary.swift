@@ -2,7 +2,6 @@ import BaseDirectories
 import ControlAPI
 import EventLoop
 import FoundationEssentials
-import Glibc
 import TagLib
 
 /// The library as the daemon holds it, on the loop thread: the scanner and the folder watch (each on a
@@ -44,7 +43,7 @@ public final class MusicLibrary {
     /// the watch's thread is not started (a folder made later is found by `quaver rescan`, as before).
     public func start() {
         scanner.scanAll()
-        guard folders.contains(where: Self.isFolder) else { return }
+        guard folders.contains(where: MusicFolders.isThere) else { return }
         do {
             let watch = try FolderWatch(folders: folders.map { Array($0.utf8) }, note: note) { [weak scanner] paths in
                 scanner?.update(paths)
@@ -54,11 +53,6 @@ public final class MusicLibrary {
         } catch {
             note("live library updates are off (inotify: \(error)); `quaver rescan` picks up changes")
         }
-    }
-
-    private static func isFolder(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Compares every folder with the index again (`quaver rescan`).
