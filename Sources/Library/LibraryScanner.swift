@@ -172,8 +172,8 @@ public final class LibraryScanner {
         reportChange()
     }
 
-    /// A full scan with no index and no folder there (the default `~/Music` on a machine without one): no track
-    /// to mark missing or remove, so the index is not made for it and SQLite does not run; the first search or
+    /// A full scan with no index and no folder there, or only empty ones (`isAway`; the default `~/Music` on a
+    /// machine without one): no track to mark missing or remove, so the index is not made for it and SQLite does not run; the first search or
     /// the first file found makes it. Its progress is reported as its end only: nothing was read, so nothing
     /// is there for the heap trim that the end of a scan under way asks for.
     private func scanWithoutIndex() {
