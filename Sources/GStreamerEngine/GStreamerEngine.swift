@@ -13,9 +13,9 @@
 //   bus ── watch (loop thread) ──▶ apply(.bus) ──▶ AudioEngineEvent ──▶ delegate
 //
 // The first load builds the pipeline (and with it runs gst_init): a daemon that has loaded nothing holds
-// neither (6.5 MB resident). Until then every command acts as on an idle pipeline and keeps what it sets (the
-// volume, the equaliser, the rate, the crossfade) for the pipeline the load builds (`makePipeline`, which also
-// builds the one replacing a stuck playbin).
+// neither (5.6 MB resident, docs/reliability.md). Until then every command acts as on an idle pipeline and
+// keeps what it sets (the volume, the equaliser, the rate, the crossfade) for the pipeline the load builds
+// (`makePipeline`, which also builds the one replacing a stuck playbin).
 // Invariants: every state change is asked for and never waited for (ASYNC_DONE says when it is done), and
 // runs off the loop with a bounded wait: a playbin that deadlocks is replaced and what was loaded goes on
 // in the new one (Pipeline, PipelineReplacement.swift); events reach the delegate on the loop thread only.

@@ -5,11 +5,11 @@ import GStreamer
 /// decode (MPRIS `SupportedMimeTypes`, read by every shell's `GetAll` of the root interface at start-up) and whether
 /// the equaliser's plugin is there (the `Equalizer` members exist only then).
 ///
-/// Both come from the plugin registry, and reading it takes `gst_init` (3.1 MB resident) in a daemon that has
-/// loaded nothing. So the registry's answers are kept in a file of the cache folder each time the engine builds
-/// its first pipeline (GStreamer is up for it anyway), and read from there while GStreamer is not up; the
-/// registry answers when GStreamer is up, when nothing was kept, or when what was kept is from another
-/// GStreamer version. What is kept can lag behind plugins installed since, until the next track plays.
+/// Both come from the plugin registry, and reading it takes `gst_init` (3.5 MB resident in quaverd) in a daemon
+/// that has loaded nothing. So the registry's answers are kept in a file of the cache folder each time the engine
+/// builds its first pipeline (GStreamer is up for it anyway), and read from there while GStreamer is not up; the
+/// registry answers when GStreamer is up, when nothing was kept, or when what was kept is from another GStreamer
+/// version. What is kept can lag behind plugins installed since, until the next track plays.
 ///
 /// Loop thread only.
 public final class InstalledFeatures {
