@@ -47,6 +47,31 @@ final class GStreamerLoadingTests: XCTestCase {
         XCTAssertTrue(log.contains("the sound output \"no-such-sink-element\" cannot be built"), log)
     }
 
+    /// SupportedMimeTypes comes from the kept file only when the same GStreamer version wrote it and every line is a
+    /// media type; otherwise the registry answers and the file is written again.
+    func testWhatWasKeptAnswersOnlyForTheGStreamerThatKeptIt() throws {
+        let home = try TemporaryDirectory(prefix: "gstreamer-kept-home")
+        let kept = home.url.appendingPathComponent("cache/quaver/gstreamer-features")
+        let first = try RunningDaemon(home: home)  // nothing kept: the registry answers at start, and is kept
+        first.waitUntil("what GStreamer offers kept") { FileManager.default.fileExists(atPath: kept.path) }
+        first.process.stop()
+        let header = try String(contentsOf: kept, encoding: .utf8).split(separator: "\n").prefix(2).joined(separator: "\n")
+        XCTAssertTrue(header.hasPrefix("gstreamer 1."), header)
+        for (written, fromFile) in [(header, true), ("gstreamer 0.0.0\nequalizer yes", false)] {
+            try (written + "\naudio/x-quaver-kept\n").write(to: kept, atomically: true, encoding: .utf8)
+            XCTAssertEqual(try supportedMimeTypes(home: home).contains("audio/x-quaver-kept"), fromFile, written)
+        }
+        try (header + "\naudio/x-flac\u{1b}[31m\n").write(to: kept, atomically: true, encoding: .utf8)
+        XCTAssertTrue(try supportedMimeTypes(home: home).contains("audio/x-flac"), "the registry's answer")
+        XCTAssertFalse(try String(contentsOf: kept, encoding: .utf8).contains("\u{1b}"), "written again")
+    }
+
+    private func supportedMimeTypes(home: TemporaryDirectory) throws -> [String] {
+        let daemon = try RunningDaemon(home: home)
+        defer { daemon.process.stop() }
+        return try daemon.get("SupportedMimeTypes", ControlAPI.rootInterface).stringArrayValue ?? []
+    }
+
     /// A first run in `home`: with nothing kept it reads the registry at start, and its load keeps what GStreamer offers.
     private func keepFeatures(home: TemporaryDirectory) throws {
         let first = try RunningDaemon(home: home)
