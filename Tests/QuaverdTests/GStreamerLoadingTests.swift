@@ -47,6 +47,20 @@ final class GStreamerLoadingTests: XCTestCase {
         XCTAssertTrue(log.contains("the sound output \"no-such-sink-element\" cannot be built"), log)
     }
 
+    /// pulsesink with no sound server to reach: the first load says so, as start-up did, and plays silently.
+    func testAnOutputThatCannotOpenIsReplacedAtTheFirstLoad() throws {
+        let home = try TemporaryDirectory(prefix: "gstreamer-no-server-home")
+        let daemon = try RunningDaemon(home: home, options: ["--output", "pulsesink"],
+                                       environment: ["PULSE_SERVER": "unix:" + home.url.appendingPathComponent("no-server").path])
+        XCTAssertEqual(try daemon.get("Identity", ControlAPI.rootInterface).stringValue, "Quaver")
+        XCTAssertFalse(daemon.process.standardError.contains("cannot open its output"), daemon.process.standardError)
+        try daemon.call("OpenUri", [.string(Media.uri(try Media.longTone()))])
+        daemon.waitUntil("playing silently", timeout: 60) { daemon.status == "Playing" && daemon.positionSeconds > 0.5 }
+        XCTAssertTrue(daemon.process.standardError.contains(
+            "no sound server reachable: \"pulsesink\" cannot open its output; playing silently into \"fakesink sync=true\""),
+                      daemon.process.standardError)
+    }
+
     /// SupportedMimeTypes comes from the kept file only when the same GStreamer version wrote it and every line is a
     /// media type; otherwise the registry answers and the file is written again.
     func testWhatWasKeptAnswersOnlyForTheGStreamerThatKeptIt() throws {
