@@ -9,7 +9,7 @@ import GStreamer
 /// that has loaded nothing. So the registry's answers are kept in a file of the cache folder each time the engine
 /// builds its first pipeline (GStreamer is up for it anyway), and read from there while GStreamer is not up; the
 /// registry answers when GStreamer is up, when nothing was kept, or when what was kept is from another GStreamer
-/// version. What is kept can lag behind plugins installed since, until the next track plays.
+/// version. What is kept lags behind plugins installed since until a track has played (MPRIS asks once per run).
 ///
 /// Loop thread only.
 public final class InstalledFeatures {
