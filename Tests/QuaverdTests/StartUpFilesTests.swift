@@ -29,4 +29,24 @@ final class StartUpFilesTests: XCTestCase {
         let lastScan = try XCTUnwrap(statistics["LastScan"]?.unwrapped.int64Value)
         XCTAssertTrue(lastScan > 0 && lastScan <= searched, "LastScan \(lastScan) is the scan at start, before \(searched)")
     }
+
+    /// Threads with nothing to do are not started: the library's reader (until the first query) and libdispatch
+    /// workers for reading a history or listing playlist folders that are not there. Fails on a daemon that starts
+    /// them: they appear within milliseconds of the start.
+    func testNoThreadIsStartedForWorkThatIsNotThere() throws {
+        let daemon = try RunningDaemon()
+        XCTAssertEqual(daemon.status, "Stopped", "answered: started")
+        var names: [String] = []
+        let started = eventually(timeout: 2) {
+            names = self.threadNames(of: daemon.process.pid)
+            return names.contains { $0 == "quaver-library" || $0.contains("qos") }
+        }
+        XCTAssertFalse(started, "\(names)")
+    }
+
+    private func threadNames(of pid: Int32) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
 }
