@@ -271,23 +271,19 @@ public final class GStreamerEngine: AudioEngine {
     /// Starts `item`: cacheable http(s) files first wait for their download's first answer (RemoteFile),
     /// local files go to playbin once their WAV layout is checked (`WAVGuard`), the rest as they are.
     private func begin(_ item: EngineItem) {
-        if let refusal = pipelineRefusal() {
-            streaming.reset(loading: nil)
-            state.phase = .idle
-            // Told on the loop's next turn: the core loads the next item at once, and every one fails alike.
-            EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, refusal)) }
-            return
-        }
-        if let refusal = WAVGuard.refusal(fileURI: item.uri) {
-            streaming.reset(loading: nil)
-            state.phase = .idle
-            emit(.failed(item.id, refusal))
-            return
-        }
+        if let refusal = pipelineRefusal() ?? WAVGuard.refusal(fileURI: item.uri) { return refuse(item, refusal) }
         guard let file = remoteFile(for: item) else { return startPlaybin(item.uri) }
         state.loaded.remote = (file, item)
         streaming.servedFile = file
         file.start()
+    }
+
+    /// `item` fails before it reaches playbin, told on the loop's next turn: the core loads the next item at once,
+    /// so a queue of refused files (20 000 hostile WAVs) failed inside one call, a recursion as deep as the queue.
+    private func refuse(_ item: EngineItem, _ reason: EngineError) {
+        streaming.reset(loading: nil)
+        state.phase = .idle
+        EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, reason)) }
     }
 
     /// The first load builds the pipeline, into the sink chosen then (`SoundOutput`, when the configuration asks

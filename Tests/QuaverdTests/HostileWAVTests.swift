@@ -56,6 +56,28 @@ final class HostileWAVTests: XCTestCase {
         try assertFailsInItsTurn(server.url("huge-sized"), claim: "claims 3065361587 bytes")
     }
 
+    /// A folder of hostile WAVs queued whole (hard links of one): each fails in its turn, then the player stops. The
+    /// refusal used to reach the core inside the load that the failure before it started, so 20 000 of them were a
+    /// recursion 20 000 deep on the loop thread.
+    func testAQueueOfHostileLocalWAVsFailsEachThenStops() throws {
+        let folder = try TemporaryDirectory(prefix: "hostile-wavs")
+        let first = folder.url.appendingPathComponent("00000.wav")
+        try Self.writeHostileWAV(to: first)
+        for number in 1..<20_000 {
+            try FileManager.default.linkItem(at: first, to: folder.url.appendingPathComponent(String(format: "%05d.wav", number)))
+        }
+        let daemon = try RunningDaemon()
+        XCTAssertEqual(try daemon.quaver("add", [folder.path]).status, 0)
+        try daemon.playerctl("play")
+        daemon.waitUntil("every track failed", timeout: 60, {
+            !daemon.process.isRunning || (daemon.status == "Stopped"
+                && (try? daemon.get("LastError", ControlAPI.quaverInterface).stringValue)?.contains("WAV chunk") == true)
+        })
+        XCTAssertTrue(daemon.process.isRunning, "quaverd died: \(daemon.logTail)")
+        XCTAssertEqual(daemon.tracks.count, 20_000, "the queue is kept")
+        print("LastError: \((try? daemon.get("LastError", ControlAPI.quaverInterface).stringValue) ?? "")")
+    }
+
     private func assertFailsInItsTurn(_ hostile: String, claim: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let fixtures = try Media.fixtures()
         let daemon = try RunningDaemon([fixtures.flac.path, hostile, fixtures.mp3.path])
