@@ -38,8 +38,8 @@ struct MPRISLatency: ParsableCommand {
         let next = try measureNext(uri, quaverd)
         BenchRow("Next → new Metadata signalled, ms", value: median(next), floor: nil, format: "%.1f",
                  target: "< 50", ok: median(next) < 50).emit()
-        let floor = try timeCalls { try bus.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                        interface: "org.freedesktop.DBus", method: "GetId") }
+        let floor = try timeCalls { _ = try bus.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                                            interface: "org.freedesktop.DBus", method: "GetId") }
         let get = try timeCalls { _ = try quaverd.client.playbackStatus }
         let getAll = try timeCalls { try getAllPlayer(quaverd) }
         let vlcGetAll = try measureVLC(bus)

@@ -101,7 +101,7 @@ public final class IndexConnection {
         let inside = folderURIs.indices.map { "(uri >= ?\($0 * 2 + 1) AND uri < ?\($0 * 2 + 2))" }
         let condition = inside.isEmpty ? "1" : "NOT (" + inside.joined(separator: " OR ") + ")"
         try database.transaction {
-            try database.run("DELETE FROM tracks WHERE \(condition)", folderURIs.flatMap(Self.prefixRange))
+            _ = try database.run("DELETE FROM tracks WHERE \(condition)", folderURIs.flatMap(Self.prefixRange))
         }
     }
 

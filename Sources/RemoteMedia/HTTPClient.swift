@@ -21,10 +21,10 @@ public final class HTTPClient {
     /// POSTs `body` with `headers` (`"Name: value"`); throws with the reason when no answer came.
     public func post(_ url: String, headers: [String], body: [UInt8]) throws -> HTTPAnswer {
         var received: [UInt8] = []
-        let head = try session.get(url, headers: headers, posting: body) { piece in
+        let head = try session.get(url, headers: headers, posting: body, body: { piece in
             received += piece.prefix(max(0, Self.largestBody - received.count))
             return received.count < Self.largestBody
-        }
+        })
         guard let head else { throw HTTPClientError(description: "the request was cancelled") }
         return HTTPAnswer(status: head.status, headers: head.headers, body: received)
     }

@@ -14,6 +14,7 @@ final class CLICommandTests: XCTestCase {
 
     override func tearDown() { service = nil }
 
+    @discardableResult
     private func quaver(_ arguments: String..., status: Int32 = 0, file: StaticString = #filePath, line: UInt = #line)
         throws -> (status: Int32, out: String, err: String) {
         try service.quaver(arguments, expectStatus: status, file: file, line: line)

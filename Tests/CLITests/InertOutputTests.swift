@@ -24,6 +24,7 @@ final class InertOutputTests: XCTestCase {
                       file: file, line: line)
     }
 
+    @discardableResult
     private func addHostileTrack() throws -> TrackID {
         let ids = service.player.add(try service.makeFiles(["a.flac"]))
         var tags = TrackTags()

@@ -72,7 +72,7 @@ final class DaemonLogHandlerTests: XCTestCase {
 
     func testJournalStyleOnlyWhenJOURNAL_STREAMNamesStderr() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(getpid())")
-        FileManager.default.createFile(atPath: file.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: nil))
         defer { try? FileManager.default.removeItem(at: file) }
         let handle = try FileHandle(forWritingTo: file)
         defer { try? handle.close() }

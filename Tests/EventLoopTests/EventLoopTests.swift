@@ -1,5 +1,6 @@
 import XCTest
 import Glibc
+import Synchronization
 @testable import EventLoop
 
 final class EventLoopTests: XCTestCase {
@@ -22,12 +23,12 @@ final class EventLoopTests: XCTestCase {
     }
 
     func testPostFromAnotherThreadRunsOnLoopThread() {
-        var ranOnLoopThread = false
+        let ranOnLoopThread = Atomic(false)
         let loopThread = pthread_self()
         Thread.detachNewThread {
-            EventLoop.main.post { ranOnLoopThread = pthread_equal(pthread_self(), loopThread) != 0 }
+            EventLoop.main.post { ranOnLoopThread.store(pthread_equal(pthread_self(), loopThread) != 0, ordering: .relaxed) }
         }
-        XCTAssertTrue(EventLoop.main.run(until: { ranOnLoopThread }, timeout: 2))
+        XCTAssertTrue(EventLoop.main.run(until: { ranOnLoopThread.load(ordering: .relaxed) }, timeout: 2))
     }
 
     /// Background work yields to whatever else is ready, even when it was posted first: that is what keeps a

@@ -31,13 +31,15 @@ final class GLibMessagesTests: XCTestCase {
 
     /// Structured messages may carry fields with a length instead of a NUL: only those bytes are taken.
     func testStructuredWarningKeepsItsDomainAndExactText() {
+        let domainKey = strdup("GLIB_DOMAIN"), messageKey = strdup("MESSAGE")  // a field's key must outlive the call
+        defer { free(domainKey); free(messageKey) }
         let domain = Array("GStreamer".utf8CString)
         let text = Array("could not open http://me:secret@example.test/a.mp3TRAILING".utf8)
         domain.withUnsafeBufferPointer { domainBytes in
             text.withUnsafeBufferPointer { textBytes in
                 var fields = [
-                    GLogField(key: "GLIB_DOMAIN", value: domainBytes.baseAddress, length: -1),
-                    GLogField(key: "MESSAGE", value: textBytes.baseAddress, length: textBytes.count - "TRAILING".utf8.count),
+                    GLogField(key: domainKey, value: domainBytes.baseAddress, length: -1),
+                    GLogField(key: messageKey, value: textBytes.baseAddress, length: textBytes.count - "TRAILING".utf8.count),
                 ]
                 g_log_structured_array(G_LOG_LEVEL_WARNING, &fields, gsize(fields.count))
             }

@@ -69,13 +69,13 @@ final class ScanIsNoChangeTests: XCTestCase {
         defer { watch.stop() }
         watch.start()
         try library.write([TaggedTree.File("ready.flac", ["TITLE": "Ready"])])
-        XCTAssertTrue(try eventually(timeout: 5) { seen.contains("ready.flac") }, "the watch never started")
+        XCTAssertTrue(eventually(timeout: 5) { seen.contains("ready.flac") }, "the watch never started")
         seen.clear()
         library.scan()
         XCTAssertEqual(try library.titles("song").count, TaggedTree.formats.count)
         // Events come in order: once a file written after the scan is seen, anything the scan caused was seen before.
         try library.write([TaggedTree.File("after.flac", ["TITLE": "After"])])
-        XCTAssertTrue(try eventually(timeout: 5) { seen.contains("after.flac") })
+        XCTAssertTrue(eventually(timeout: 5) { seen.contains("after.flac") })
         XCTAssertEqual(seen.paths.filter { $0.contains("/album") }, [])
     }
 }

@@ -22,7 +22,7 @@ final class PlaylistFolderTests: XCTestCase {
         var entries: [QueueEntry] = []
         for (index, name) in names.enumerated() {
             let url = name.hasPrefix("/") ? URL(fileURLWithPath: name) : music.appendingPathComponent(name)
-            FileManager.default.createFile(atPath: url.path, contents: Data([0]))
+            XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data([0])))
             var tags = TrackTags()
             if index < 2 { tags.title = "Title \(index)\nwith a line end"; tags.artists = ["Artist"] }
             entries.append(QueueEntry(uri: url.absoluteString, tags: tags, duration: index < 2 ? .seconds(61) : nil))

@@ -17,6 +17,7 @@ final class DebianPackageTests: XCTestCase {
     }
     var isReleaseBuild: Bool { ProcessInfo.processInfo.environment["QUAVER_DEB_BUILD"] != nil }
 
+    @discardableResult
     func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil,
              file: StaticString = #filePath, line: UInt = #line) throws -> (out: String, err: String) {
         let result = try ChildProcess.run(tool, arguments, environment: environment, timeout: 300)

@@ -106,7 +106,8 @@ private final class SmallFileSystem {
 
     /// Writes until the file system is full.
     func fill() throws {
-        let handle = try FileHandle(forWritingTo: { FileManager.default.createFile(atPath: filler.path, contents: nil); return filler }())
+        XCTAssertTrue(FileManager.default.createFile(atPath: filler.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: filler)
         let block = Data(count: 4096)
         while (try? handle.write(contentsOf: block)) != nil {}
         try? handle.close()

@@ -33,7 +33,7 @@ final class HostileMetadataTests: XCTestCase {
             try assertBounded(daemon.getAll())
         }
         let metadata = try daemon.call("GetTracksMetadata", [.objectPathArray(paths)], on: ControlAPI.trackListInterface)
-        try assertBounded(metadata[0])
+        assertBounded(metadata[0])
         try assertBounded(daemon.call("GetQueue", on: ControlAPI.quaverInterface)[0])
         let tracks = (metadata.first?.arrayValue ?? []).map { ($0.dictionaryValue ?? [:]).mapValues(\.unwrapped) }
         XCTAssertEqual(tracks[1]["xesam:title"]?.stringValue?.utf8.count, Self.maximumStringBytes, "the 1 MB title, cut")

@@ -32,6 +32,7 @@ final class InertCLIOutputTests: XCTestCase {
         music = nil
     }
 
+    @discardableResult
     func quaver(_ arguments: String..., file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let binary = productsDirectory.appendingPathComponent("quaver").path
         let result = try ChildProcess.run(binary, [arguments[0], "--bus-address", daemon.bus.address] + arguments.dropFirst(),

@@ -107,7 +107,7 @@ final class LibraryEndToEndTests: XCTestCase {
         XCTAssertThrowsError(try call("GetInitialResultSet", [.string("miles")]))
         XCTAssertEqual(try call("GetInitialResultSet", [.stringArray(["\"", "NEAR("])]).first?.stringArrayValue, [])
         XCTAssertEqual(try queuedTitles, [])
-        try call("LaunchSearch", [.stringArray(["simon"]), .uint32(0)])
+        _ = try call("LaunchSearch", [.stringArray(["simon"]), .uint32(0)])
         daemon.waitUntil("playing", { self.daemon.status == "Playing" })
         XCTAssertEqual(try queuedTitles, ["01"])
     }

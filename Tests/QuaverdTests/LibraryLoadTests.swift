@@ -80,7 +80,7 @@ final class LibraryLoadTests: XCTestCase {
     static func fill(_ path: String, folder: String) throws {
         let database = try Database(path: path)
         try database.transaction {
-            try database.run("""
+            _ = try database.run("""
                 WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ?2 - 1)
                 INSERT INTO tracks(uri, path, file_name, size, modified, title, artists, album, album_artist, composer,
                     genre, track, disc, year, length_ms, mb_recording, mb_album, mb_artist, mb_album_artist, has_cover,

@@ -63,7 +63,7 @@ final class LongQueueTests: XCTestCase {
         XCTAssertEqual(try urls(daemon, from: 4_198, count: 10), Array(second.suffix(2)))
 
         let removed = Array(ids[100..<3_100])
-        try daemon.call("RemoveTracks", [.objectPathArray(try removed.map(ObjectPath.init))], on: ControlAPI.quaverInterface)
+        try daemon.call("RemoveTracks", [.objectPathArray(removed.map(ObjectPath.init))], on: ControlAPI.quaverInterface)
         XCTAssertEqual(daemon.tracks, Array(ids[..<100] + ids[3_100...]))
         daemon.assertIntact(tracks: Array(ids[..<100] + ids[3_100...]))
     }
@@ -132,7 +132,7 @@ final class LongQueueTests: XCTestCase {
         XCTAssertEqual(seen().last?.1, ["Tracks"])
 
         let removed = Set(added.enumerated().filter { $0.offset % 4 == 1 }.map(\.element))
-        try daemon.call("RemoveTracks", [.objectPathArray(try removed.sorted().map(ObjectPath.init))],
+        try daemon.call("RemoveTracks", [.objectPathArray(removed.sorted().map(ObjectPath.init))],
                         on: ControlAPI.quaverInterface)
         let left = queue.filter { !removed.contains($0) }
         XCTAssertEqual(daemon.tracks, left)

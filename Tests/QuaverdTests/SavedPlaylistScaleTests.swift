@@ -30,7 +30,7 @@ final class SavedPlaylistScaleTests: XCTestCase {
         let start = Date()
         try body()
         let took = Date().timeIntervalSince(start) * 1000
-        FileManager.default.createFile(atPath: stop, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: stop, contents: nil))
         XCTAssertEqual(pinger.waitForExit(timeout: 30), 0, pinger.standardError)
         let fields = pinger.standardOutput.split(whereSeparator: \.isWhitespace)
         return (took, fields.count == 2 ? Double(fields[1]) ?? .infinity : .infinity)

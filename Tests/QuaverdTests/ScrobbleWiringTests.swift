@@ -24,7 +24,8 @@ final class ScrobbleWiringTests: XCTestCase {
         let server = try TestServer("listenbrainz", arguments: [Self.token])
         let home = try TemporaryDirectory(prefix: "quaverd-home")
         let tokenFile = home.path + "/listenbrainz-token"
-        FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8),
+                                                     attributes: [.posixPermissions: 0o600]))
         try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
         let daemon = try RunningDaemon(try longTaggedTracks(in: home), home: home)
         // playing_now goes out when a track starts, with the tags known then (none: nothing is sent), and a
@@ -64,7 +65,8 @@ final class ScrobbleWiringTests: XCTestCase {
         let server = try TestServer("listenbrainz", arguments: [Self.token])
         let home = try TemporaryDirectory(prefix: "quaverd-home")
         let tokenFile = home.path + "/listenbrainz-token"
-        FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8),
+                                                     attributes: [.posixPermissions: 0o600]))
         try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
         let times = (0..<15).map { 1_700_000_000 + Int64($0) * 240 }
         do {

@@ -23,7 +23,8 @@ final class ListenBrainzSenderTests: XCTestCase {
     }
 
     private func writeToken(_ token: String) throws {
-        FileManager.default.createFile(atPath: tokenPath, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: tokenPath, contents: Data((token + "\n").utf8),
+                                                     attributes: [.posixPermissions: 0o600]))
         try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: tokenPath))
     }
 
@@ -181,9 +182,8 @@ final class LogLines: @unchecked Sendable {
             get { metadata[key] }
             set { metadata[key] = newValue }
         }
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-                 function: String, line: UInt) {
-            lines.lock.withLock { lines.lines.append("\(level): \(message)") }
+        func log(event: LogEvent) {
+            lines.lock.withLock { lines.lines.append("\(event.level): \(event.message)") }
         }
     }
 }

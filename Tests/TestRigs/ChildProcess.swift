@@ -15,8 +15,8 @@ public final class ChildProcess {
         let label = name ?? URL(fileURLWithPath: executable).lastPathComponent
         stdoutURL = logDirectory.appendingPathComponent("\(label).\(UUID().uuidString.prefix(8)).out")
         stderrURL = logDirectory.appendingPathComponent("\(label).\(UUID().uuidString.prefix(8)).err")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)  // opened below: that throws if it failed
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process = Process()
         process.executableURL = URL(fileURLWithPath: try ChildProcess.resolve(executable))
         process.arguments = arguments
