@@ -1,8 +1,8 @@
 import ControlAPI
 
 /// quaverd's command line, read by hand. The daemon has four options and no subcommands; ArgumentParser, which the
-/// CLI keeps, ran through about 0.5 MB of its own code and metadata to read them, which then stayed resident for
-/// the daemon's whole life (docs/reliability.md, "Memory while playing").
+/// CLI keeps, ran through its code and metadata at every start to read them (0.6 MB of it was resident in the
+/// daemon), and its own code now runs only in the CLI (docs/reliability.md, "Memory while playing").
 struct DaemonOptions: Equatable {
     var output: String?
     var configPath: String?
