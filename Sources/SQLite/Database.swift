@@ -14,6 +14,7 @@ public final class Database {
     /// Opens (and with `create`, makes) the database at `path`. `busyTimeoutMilliseconds` is how long a write waits
     /// for another connection's lock before failing with `SQLITE_BUSY`.
     public init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 2000) throws {
+        Self.configured
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
         var opened: OpaquePointer?
@@ -30,6 +31,11 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// SQLite's process-wide settings, made before the first connection opens (which initialises SQLite): pages of
+    /// each connection's cache allocated as they are needed, not a first block of 20 written at once (about 86 KiB
+    /// per connection, resident while the daemon plays: docs/reliability.md, "Memory while playing").
+    private static let configured: Void = { _ = csqlite_config_no_initial_page_block() }()
 
     /// Runs one or more statements that return no rows (schema, pragmas). Values are never spliced into `sql`:
     /// statements with values go through `run` or `query`, which bind them.

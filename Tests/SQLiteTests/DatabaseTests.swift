@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import SQLite
 import Synchronization
@@ -13,6 +14,18 @@ final class DatabaseTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// A connection's cache takes its pages as it needs them: SQLite's default first block of 20 pages (about 86 KiB,
+    /// written through at once) is configured away, and a small file's connection stays well under it.
+    func testAConnectionTakesNoFirstBlockOfCachePages() throws {
+        let before = sqlite3_memory_used()
+        let database = try Database(path: folder + "/small.db")
+        try database.execute("CREATE TABLE t (i INTEGER PRIMARY KEY, s TEXT)")
+        try database.run("INSERT INTO t (s) VALUES (?)", [.text("one row")])
+        XCTAssertEqual(try database.query("SELECT s FROM t").first?.text(0), "one row")
+        let used = sqlite3_memory_used() - before
+        XCTAssertLessThan(used, 48 * 1024, "one connection to a one-row file holds \(used) bytes")
     }
 
     func testValuesRoundTripWithNULAndNonASCIIText() throws {
