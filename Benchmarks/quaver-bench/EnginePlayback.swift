@@ -52,7 +52,7 @@ struct EnginePlaybackChild: ParsableCommand {
     @Option var sink: String
 
     func run() throws {
-        let engine = try GStreamerEngine(configuration: .init(sink: sink, applicationName: "quaver-bench"))
+        let engine = GStreamerEngine(configuration: .init(sink: sink, applicationName: "quaver-bench"))
         let waiter = EndWaiter()
         engine.delegate = waiter
         engine.load(EngineItem(id: TrackID(1), uri: uri), at: .zero, playing: true)

@@ -28,7 +28,7 @@ struct NetworkPlayback: ParsableCommand {
         defer { server.stop() }
         setenv("SSL_CERT_FILE", server.certificate.path, 1)
         let cache = try MediaCache(directory: scratch.url.appendingPathComponent("cache"), capacityBytes: 256 << 20)
-        let engine = try GStreamerEngine(configuration: .init(sink: "fakesink sync=true", applicationName: "quaver-bench",
+        let engine = GStreamerEngine(configuration: .init(sink: "fakesink sync=true", applicationName: "quaver-bench",
                                                               network: .init(cache: cache)))
         print("link: \(rate) B/s (\(rate * 8 / 1024) kbit/s), file: 60 s MP3 at 128 kbit/s")
 

@@ -19,6 +19,7 @@ public final class Element {
 
     /// `gst_element_factory_make`; fails when the plugin that provides `factory` is not installed.
     public static func make(_ factory: String, name: String? = nil) throws -> Element {
+        GStreamer.initialize()
         guard let made = gst_element_factory_make(factory, name) else {
             throw GStreamerError(domain: .core, code: Int32(GST_CORE_ERROR_MISSING_PLUGIN.rawValue),
                                  message: "No GStreamer element \"\(factory)\" (plugin missing?)")
@@ -29,6 +30,7 @@ public final class Element {
     /// `gst_parse_bin_from_description` with ghost pads for unlinked pads, so that a pipeline
     /// fragment such as `audioconvert ! wavenc ! filesink location=x.wav` acts as one sink element.
     public static func parseBin(_ description: String) throws -> Element {
+        GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
         let made = gst_parse_bin_from_description(description, 1, &error)
         if let error { throw GStreamerError(taking: error, debug: nil) }
@@ -39,6 +41,7 @@ public final class Element {
     /// A whole pipeline with its own bus (`gst_parse_launch` of a description with links), as
     /// `gst-launch-1.0` runs it.
     public static func pipeline(_ description: String) throws -> Element {
+        GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
         let made = gst_parse_launch(description, &error)
         if let made, error == nil { return Element(sinking: made) }

@@ -10,9 +10,21 @@ import CGStreamer
 import CGLib
 
 public enum GStreamer {
-    /// Calls `gst_init` once per process. Safe to call from any thread, any number of times.
+    /// Calls `gst_init` once per process. Safe to call from any thread, any number of times. The wrapper's entry
+    /// points (elements, type finding, the registry, the discoverer) call it themselves: the daemon does not run
+    /// it at start-up, only when something first needs GStreamer (docs/reliability.md, "Memory at rest").
     public static func initialize() {
         _ = initialized
+    }
+
+    /// Whether `gst_init` has run in this process (`gst_is_initialized`).
+    public static var isInitialized: Bool { gst_is_initialized() != 0 }
+
+    /// The version of the GStreamer library loaded, e.g. "1.22.0" (`gst_version`, which needs no `gst_init`).
+    public static var version: String {
+        var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
+        gst_version(&major, &minor, &micro, &nano)
+        return "\(major).\(minor).\(micro)" + (nano == 0 ? "" : ".\(nano)")
     }
 
     /// Whether GStreamer's http elements run on libsoup 2.4 (`HTTPSourceLibrary`); false without libsoup2.4-1.

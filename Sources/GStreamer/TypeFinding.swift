@@ -7,6 +7,7 @@ public enum TypeFinding {
     /// The media type (the caps' structure name, e.g. `audio/x-flac`, `application/x-id3`, `text/plain`)
     /// of `bytes`, when a type finder is at least fairly sure (`GST_TYPE_FIND_LIKELY`); `nil` otherwise.
     public static func mediaType(of bytes: [UInt8]) -> String? {
+        GStreamer.initialize()
         var probability = GST_TYPE_FIND_NONE
         let found = bytes.withUnsafeBufferPointer { buffer in
             gst_type_find_helper_for_data(nil, buffer.baseAddress, gsize(buffer.count), &probability)

@@ -3,7 +3,8 @@ import PlayerCore
 
 /// The AudioEngine the core drives: every command goes to `apply` (GStreamerEngine.swift).
 extension GStreamerEngine {
-    /// MIME types the installed GStreamer can decode: sink caps of audio decoders and of demuxers.
+    /// MIME types the installed GStreamer can decode: sink caps of audio decoders and of demuxers, read from the
+    /// registry (which runs `gst_init`; the daemon asks `InstalledFeatures`, which keeps the answer).
     public static func supportedMimeTypes() -> [String] {
         // A klass is words joined by "/" ("Codec/Decoder/Audio"): compared word by word. A substring
         // search (Foundation's, or the standard library's generic firstRange) took most of the call's time.
@@ -33,8 +34,6 @@ extension GStreamerEngine {
     public func setVolume(_ volume: Double) { apply(.volume(volume)) }
     public func setCrossfade(seconds: Double) { apply(.crossfade(seconds: seconds)) }
 
-    var playbin: Element { pipeline.playbin }
-    var output: Element { pipeline.output }
     var network: NetworkOptions { configuration.network }
     var rate: Double { streaming.rate }
     /// The item whose stream has started, until stop/load/failure.
@@ -68,21 +67,24 @@ extension GStreamerEngine {
     /// Upstream: by design (`gst_play_bin_query` takes the lock on purpose: no queries during a group switch);
     /// unchanged as of GStreamer 1.29.2 (main, 2026-08), so this stays while playbin2 plays.
     func livePosition() -> Duration? {
+        guard let pipeline else { return nil }
         if !pipeline.isStuck, let answer = pipeline.output.queryPosition() { return answer }
         return query { $0.queryPosition() }
     }
 
     /// Every way down to NULL goes through here: the bus forgets the old stream's messages, and the
-    /// tempo filter is renewed before the pipeline goes up again.
+    /// tempo filter is renewed before the pipeline goes up again. Nothing to do before the first load built one.
     func stopPipeline() {
+        guard pipeline != nil else { return }
         goToNull()
-        playbin.bus.dropPending()
-        pipeline.audioFilter?.renew()
+        pipeline?.playbin.bus.dropPending()
+        pipeline?.audioFilter?.renew()
     }
 
     /// NULL, never while playbin switches to the next item (GroupSwitch says why). A playbin that does not
     /// get there is replaced by a new one, which is at NULL.
     private func goToNull() {
+        guard let pipeline else { return }
         let (switchEnded, reached) = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
         if !switchEnded {
             Self.log.warning("playbin's switch to the next item had not ended after \(Self.switchTimeout) s; stopped it all the same")
@@ -95,7 +97,7 @@ extension GStreamerEngine {
     /// A seek on playbin at the rate asked for; `nil` when playbin did not come back (it has been replaced).
     func seekPlaybin(_ request: SeekRequest) -> Bool? {
         let rate = rate
-        let returned = pipeline.seekQueued()  // a switch waiting for the next file's check holds the lock this seek needs
+        guard let returned = pipeline?.seekQueued() else { return nil }  // a switch waiting for the next file's check holds the lock this seek needs
         return bounded("a seek") { playbin in
             defer { returned() }
             return playbin.seek(to: request.target, rate: rate, exact: request.exact)

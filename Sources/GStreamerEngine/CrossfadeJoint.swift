@@ -34,7 +34,7 @@ final class CrossfadeJoint {
     /// `levelling` and given `equalizer`'s gains, as IncomingTrack takes them) to be added into
     /// the outgoing track's last `seconds`, which ends at `outgoingLength` seconds of its stream time. `nil` (and
     /// nothing armed) when the pad's format is not one the mix handles, or the incoming pipeline cannot be built.
-    func arm(incoming uri: String, levelling: String? = nil, equalizer: EqualizerStage? = nil, seconds: Double,
+    func arm(incoming uri: String, levelling: String? = nil, equalizer: EqualizerGains? = nil, seconds: Double,
              outgoingLength: Double, started: @escaping OverlapStarted) -> IncomingTrack? {
         guard let audio = mixing.currentAudio, let format = MixedSampleFormat(rawValue: audio.format), let caps = mixing.currentCaps,
               let incoming = try? IncomingTrack(uri: uri, caps: caps, levelling: levelling, equalizer: equalizer) else { return nil }

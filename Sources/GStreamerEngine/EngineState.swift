@@ -18,6 +18,10 @@ struct EngineState {
     var wantsPlaying = false
     /// The volume asked for, given again to a new pipeline.
     var volume = 1.0
+    /// The equaliser's gains asked for, given again to a new pipeline.
+    var equalizer = EqualizerGains()
+    /// The sink the pipelines play into: chosen when the first load builds one, or why none can be built.
+    var output = OutputChoice.unchosen
     /// The last good position: a query can fail once right after a flushing seek (docs/platform.md).
     var lastPosition: Duration?
     /// Seconds two tracks overlap at a joint not within an album (0: every joint gapless).
@@ -33,6 +37,20 @@ enum Phase {
     case prerolled(Seeks)
     /// The sound output is lost: retried every second until an attempt prerolls.
     case recovering(Recovery)
+}
+
+/// The sink description pipelines are built with. The first load chooses it (`SoundOutput`: a sink that cannot open
+/// its output gives way to a silent one) and builds the first pipeline; a description that GStreamer cannot build
+/// refuses every load from then on, with the same reason, logged once.
+enum OutputChoice {
+    case unchosen
+    case chosen(String)
+    case refused(EngineError)
+
+    var sink: String? {
+        if case .chosen(let sink) = self { return sink }
+        return nil
+    }
 }
 
 /// Where a load, a restart or a reconnection starts, and what its first ASYNC_DONE does.
@@ -90,6 +108,7 @@ enum EngineInput {
     case seek(Duration, exact: Bool)
     case rate(Double)
     case volume(Double)
+    case equalizer(EqualizerGains)
     case bus(Message)
     case remoteFile(RemoteFileEvent, RemoteFile)
     /// The recovery's timer: the next attempt at the sound output.

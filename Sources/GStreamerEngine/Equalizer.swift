@@ -33,9 +33,7 @@ final class EqualizerStage {
             + bands.joined(separator: " ")
     }()
 
-    /// dB: the pre-amp, then one gain per band.
-    private(set) var preAmp = 0.0
-    private(set) var gains = Array(repeating: 0.0, count: bandFrequencies.count)
+    private var gains = EqualizerGains()
     private var preAmpElement: Element?
     private var bandsElement: Element?
 
@@ -48,15 +46,14 @@ final class EqualizerStage {
 
     /// New gains, heard from the next buffer on. Values beyond the elements' ranges are clamped (the
     /// control API refuses them before they get here).
-    func set(preAmp: Double, gains: [Double]) {
-        self.preAmp = preAmp
+    func set(_ gains: EqualizerGains) {
         self.gains = gains
         apply()
     }
 
     private func apply() {
-        preAmpElement?.set("volume", Self.amplitude(dB: min(12, max(-24, preAmp))))
-        for (band, gain) in gains.prefix(Self.bandFrequencies.count).enumerated() {
+        preAmpElement?.set("volume", Self.amplitude(dB: min(12, max(-24, gains.preAmp))))
+        for (band, gain) in gains.bands.prefix(Self.bandFrequencies.count).enumerated() {
             bandsElement?.setChild(at: band, "gain", min(12, max(-24, gain)))
         }
     }
@@ -67,14 +64,16 @@ final class EqualizerStage {
     }
 }
 
-extension GStreamerEngine {
-    /// Whether GStreamer's equalizer plugin is installed: without it, the filter has no equaliser.
-    public static var hasEqualizer: Bool { EqualizerStage.fragment != nil }
+/// The equaliser's setting, dB: the pre-amp, then one gain per band (`EqualizerStage.bandFrequencies`).
+struct EqualizerGains {
+    var preAmp = 0.0
+    var bands = Array(repeating: 0.0, count: EqualizerStage.bandFrequencies.count)
+}
 
+extension GStreamerEngine {
     /// The equaliser's pre-amp and ten band gains (31 Hz to 16 kHz), dB, heard from the next buffer on;
-    /// all 0 passes the sound through untouched (bit-exact).
+    /// all 0 passes the sound through untouched (bit-exact). Kept for the first pipeline when none is built yet.
     public func setEqualizer(preAmp: Double, gains: [Double]) {
-        pipeline.equalizer.set(preAmp: preAmp, gains: gains)
-        state.loaded.crossfade?.track.equalizer?.set(preAmp: preAmp, gains: gains)  // the overlap's incoming track
+        apply(.equalizer(EqualizerGains(preAmp: preAmp, bands: gains)))
     }
 }

@@ -6,12 +6,16 @@
 //   apply(EngineInput) ── the one place `state` (EngineState: a Phase and what is loaded) changes
 //        │
 //        ▼
-//   playbin ──▶ [scaletempo] ──▶ configured sink ("pulsesink" by default)
+//   playbin ──▶ [scaletempo] ──▶ configured sink ("pulsesink" by default)      built by the first load
 //     │ about-to-finish, probes, source-setup (streaming threads): only StreamingSide, one lock
 //     │ (the prepared item: Handover.swift; the switch to it runs on until `drained` ends: GroupSwitch.swift)
 //     ▼
 //   bus ── watch (loop thread) ──▶ apply(.bus) ──▶ AudioEngineEvent ──▶ delegate
 //
+// The first load builds the pipeline (and with it runs gst_init): a daemon that has loaded nothing holds
+// neither (5.6 MB resident, docs/reliability.md). Until then every command acts as on an idle pipeline and
+// keeps what it sets (the volume, the equaliser, the rate, the crossfade) for the pipeline the load builds
+// (`makePipeline`, which also builds the one replacing a stuck playbin).
 // Invariants: every state change is asked for and never waited for (ASYNC_DONE says when it is done), and
 // runs off the loop with a bounded wait: a playbin that deadlocks is replaced and what was loaded goes on
 // in the new one (Pipeline, PipelineReplacement.swift); events reach the delegate on the loop thread only.
@@ -32,8 +36,11 @@ import PlayerCore
 public final class GStreamerEngine: AudioEngine {
     public weak var delegate: AudioEngineDelegate?
     let configuration: Configuration
-    /// The playbin playing, with its output and filter; replaced when GStreamer deadlocks inside it.
-    var pipeline: Pipeline
+    /// The playbin playing, with its output and filter: built by the first load, replaced when GStreamer deadlocks
+    /// inside it; nil before the first load, or when none could be built.
+    var pipeline: Pipeline?
+    /// What the installed GStreamer offers (media types, the equaliser), told without starting GStreamer.
+    public let features: InstalledFeatures
     /// Everything the streaming threads touch, behind one lock: the items handed over, the switch and the
     /// next file's check, the remote file served, the rate, ReplayGain's element and tags.
     let streaming = StreamingSide()
@@ -45,15 +52,13 @@ public final class GStreamerEngine: AudioEngine {
     /// Asks, while crossfade is on, whether the joint ahead is to overlap now.
     private var crossfadeTimer: LoopSource?
 
-    /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
-    /// playbin or the sink description does not parse; calls `gst_init` if nobody did.
-    public init(configuration: Configuration = Configuration()) throws {
-        GStreamer.initialize()
+    /// Plays into `configuration.sink`, through a playbin for audio only that the first load builds: GStreamer is
+    /// not started here. A sink that cannot be built fails that load, and every later one, with the reason.
+    public init(configuration: Configuration = Configuration()) {
         Self.httpLibraryWatched
         self.configuration = configuration
+        features = InstalledFeatures(keptIn: configuration.keptFeatures)
         nextItemCheck = NextItemCheck(streaming: streaming, timeout: .seconds(5))
-        pipeline = try Pipeline(configuration, streaming: streaming)
-        pipeline.watchBus { [weak self] message in self?.apply(.bus(message)) }
     }
 
     /// Said once per process, in the log, when the first stream has GStreamer choose its libsoup
@@ -68,8 +73,8 @@ public final class GStreamerEngine: AudioEngine {
     }()
 
     deinit {
-        pipeline.disconnect()
-        _ = pipeline.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
+        pipeline?.disconnect()
+        _ = pipeline?.goToNull(switchTimeout: Self.switchTimeout, limit: Self.stateChangeLimit)
         state.loaded.remote?.file.close()
         streaming.reset(loading: nil)
     }
@@ -97,6 +102,7 @@ public final class GStreamerEngine: AudioEngine {
         case .seek(let position, let exact): seekLoaded(to: position, exact: exact)
         case .rate(let rate): changeRate(to: rate)
         case .volume(let volume): changeVolume(to: volume)
+        case .equalizer(let gains): changeEqualizer(to: gains)
         case .bus(let message): busMessage(message)
         case .remoteFile(let event, let file): remoteFileReported(event, from: file)
         case .retryOutput: reconnect()
@@ -143,7 +149,7 @@ public final class GStreamerEngine: AudioEngine {
         _ = streaming.refresh(item)
         if state.loaded.current?.id == item.id { state.loaded.current = item }
         let heardNext = streaming.pending.map { $0.id == item.id } ?? (state.loaded.current?.id == item.id)
-        if heardNext, pipeline.switchesAlbumMode { streaming.setAlbumGain(item.sharesAlbumWithNeighbour) }
+        if heardNext, pipeline?.switchesAlbumMode == true { streaming.setAlbumGain(item.sharesAlbumWithNeighbour) }
     }
 
     private func startPlaying() {
@@ -170,7 +176,7 @@ public final class GStreamerEngine: AudioEngine {
         start.restartsCurrent = true
         state.phase = .loading(start)
         state.lastPosition = start.position
-        pipeline.connectNewStream(to: device)
+        pipeline?.connectNewStream(to: device)
         startPlaybin(state.loaded.playbinURI ?? item.uri)
     }
 
@@ -254,11 +260,24 @@ public final class GStreamerEngine: AudioEngine {
         bounded("a volume change") { $0.set("volume", volume) }
     }
 
+    private func changeEqualizer(to gains: EqualizerGains) {
+        state.equalizer = gains
+        pipeline?.equalizer.set(gains)
+        state.loaded.crossfade?.track.equalizer?.set(gains)  // the overlap's incoming track
+    }
+
     // MARK: Loading
 
     /// Starts `item`: cacheable http(s) files first wait for their download's first answer (RemoteFile),
     /// local files go to playbin once their WAV layout is checked (`WAVGuard`), the rest as they are.
     private func begin(_ item: EngineItem) {
+        if let refusal = pipelineRefusal() {
+            streaming.reset(loading: nil)
+            state.phase = .idle
+            // Told on the loop's next turn: the core loads the next item at once, and every one fails alike.
+            EventLoop.main.post { [weak self] in self?.emit(.failed(item.id, refusal)) }
+            return
+        }
         if let refusal = WAVGuard.refusal(fileURI: item.uri) {
             streaming.reset(loading: nil)
             state.phase = .idle
@@ -271,9 +290,31 @@ public final class GStreamerEngine: AudioEngine {
         file.start()
     }
 
+    /// The first load builds the pipeline, into the sink chosen then (`SoundOutput`, when the configuration asks
+    /// for the check); nil once there is one. A sink GStreamer cannot build refuses this load and every later one.
+    private func pipelineRefusal() -> EngineError? {
+        guard pipeline == nil else { return nil }
+        if case .refused(let reason) = state.output { return reason }
+        let sink = state.output.sink ?? configuration.serverHint.map {
+            SoundOutput.choose(configuration.sink, log: Self.log, serverHint: $0)
+        } ?? configuration.sink
+        do {
+            pipeline = try makePipeline(sink: sink)
+            state.output = .chosen(sink)
+            features.registryIsUp()
+            return nil
+        } catch {
+            let reason = EngineError(.outputUnavailable, "the sound output \"\(sink)\" cannot be built: \(error)")
+            Self.log.error("\(reason.message); nothing plays until quaverd is restarted with another output")
+            state.output = .refused(reason)
+            return reason
+        }
+    }
+
     private func startPlaybin(_ uri: String) {
+        guard let pipeline else { return giveUp(state.loaded.current ?? streaming.pending) }  // a stuck one not replaced
         state.loaded.playbinURI = uri
-        playbin.set("uri", uri)
+        pipeline.playbin.set("uri", uri)
         let wantsPlaying = state.wantsPlaying
         let startAtOnce = state.phase.pendingStart.map { wantsPlaying && $0.position == .zero } ?? wantsPlaying
         changeState(to: startAtOnce ? .playing : .paused)
@@ -314,7 +355,7 @@ public final class GStreamerEngine: AudioEngine {
         endCrossfade()
         giveBackLargeCoverOfLoadedItem()
         stopPipeline()
-        pipeline.connectStreamsAsConfigured()
+        pipeline?.connectStreamsAsConfigured()
         closeRemoteFile()
         state.phase = .idle
         state.loaded = Loaded()
@@ -377,7 +418,7 @@ public final class GStreamerEngine: AudioEngine {
     private func prerolled(from start: Start) {
         let recovered = state.phase.isRecovering
         state.phase = .prerolled(Seeks())
-        pipeline.replacementsInARow = 0
+        pipeline?.replacementsInARow = 0
         let prerolled = pipeline
         if start.position > .zero || start.applyRate || start.reportSeek {
             requestSeek(SeekRequest(target: start.position, exact: playsLocalFile, report: start.reportSeek))
@@ -394,7 +435,7 @@ public final class GStreamerEngine: AudioEngine {
     /// Reports the first error of a stream once (GStreamer repeats them) and leaves the pipeline at
     /// NULL, ready for the next load. A lost sound server is recovered instead (see Recovery.swift).
     private func failed(_ error: GStreamerError, from message: Message) {
-        let fromOutput = message.source.map(output.contains) ?? false
+        let fromOutput = message.source.map { pipeline?.output.contains($0) == true } ?? false
         Self.log.debug("error from \(message.sourceName): \(error.message)")
         if fromOutput && (state.loaded.outputWorked || state.phase.isRecovering) { return outputLost(error.message) }
         guard let item = streaming.pending ?? state.loaded.current else { return }
@@ -455,12 +496,13 @@ public final class GStreamerEngine: AudioEngine {
             state.phase = .idle
             return
         }
+        guard let pipeline else { return giveUp(current) }  // a stuck one could not be replaced
         streaming.reset(loading: current)
         recovery.resume.applyRate = false
         recovery.attempting = true
         state.phase = .recovering(recovery)
         state.lastPosition = recovery.resume.position
-        playbin.set("uri", state.loaded.playbinURI ?? current.uri)
+        pipeline.playbin.set("uri", state.loaded.playbinURI ?? current.uri)
         Self.log.debug("trying the sound output again")
         changeState(to: .paused)
         // An attempt that neither prerolls nor fails is given up and made again: one in about ten tries of
@@ -485,7 +527,7 @@ public final class GStreamerEngine: AudioEngine {
         let item = state.loaded.current ?? streaming.pending
         var start = state.phase.resumption(at: state.lastPosition)
         replaceStuckPipeline(stuckIn: what)
-        guard let item, pipeline.replacementsInARow <= Self.replacementsPerItem else { return giveUp(item) }
+        guard let item, let pipeline, pipeline.replacementsInARow <= Self.replacementsPerItem else { return giveUp(item) }
         streaming.restart(item)
         start.applyRate = rate != 1
         start.restartsCurrent = item == state.loaded.current
@@ -528,9 +570,9 @@ public final class GStreamerEngine: AudioEngine {
 
     private func armCrossfade() {
         guard let plan = crossfadePlan(seconds: state.crossfadeSeconds), state.loaded.crossfadeRefused != plan.incoming.id,
-              let joint = pipeline.crossfadeJoint else { return }
+              let joint = pipeline?.crossfadeJoint else { return }
         let levelling = configuration.replayGain.incomingVolumeElement(albumGain: plan.incoming.sharesAlbumWithNeighbour)
-        guard let track = joint.arm(incoming: plan.incoming.uri, levelling: levelling, equalizer: pipeline.equalizer,
+        guard let track = joint.arm(incoming: plan.incoming.uri, levelling: levelling, equalizer: state.equalizer,
                                     seconds: plan.seconds, outgoingLength: plan.outgoingLength, started: overlapStartedReport()) else {
             state.loaded.crossfadeRefused = plan.incoming.id
             return Self.log.info("no crossfade into \(plan.incoming.uri): the stream is in a format the mix does not take")
@@ -562,10 +604,10 @@ public final class GStreamerEngine: AudioEngine {
     private func endCrossfade() -> Crossfade? {
         guard let crossfade = state.loaded.crossfade else { return nil }
         state.loaded.crossfade = nil
-        if let (mixed, missed) = pipeline.crossfadeJoint?.figures {
+        if let (mixed, missed) = pipeline?.crossfadeJoint?.figures {
             Self.log.debug("crossfade into \(crossfade.incoming.uri) over: \(mixed) frames mixed, \(missed) with no incoming sample ready")
         }
-        _ = pipeline.crossfadeJoint?.end()
+        _ = pipeline?.crossfadeJoint?.end()
         crossfade.track.stopLater()
         return crossfade
     }

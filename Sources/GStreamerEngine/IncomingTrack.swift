@@ -17,7 +17,7 @@ final class IncomingTrack {
     /// Throws if GStreamer lacks an element of the chain; the URI and caps are set as properties, never parsed
     /// as part of a pipeline description. `levelling` (ours, a `gst-launch` fragment: ReplayGain's `rgvolume`) goes
     /// right after the decoder, then the equaliser with `equalizer`'s gains when given (and the plugin is there).
-    init(uri: String, caps: String, levelling: String? = nil, equalizer gains: EqualizerStage? = nil) throws {
+    init(uri: String, caps: String, levelling: String? = nil, equalizer gains: EqualizerGains? = nil) throws {
         GStreamer.initialize()
         let shaping = [levelling, gains == nil ? nil : EqualizerStage.fragment].compactMap { $0 }
         let levelled = shaping.isEmpty ? "" : "audioconvert ! \(shaping.joined(separator: " ! ")) ! "
@@ -33,7 +33,7 @@ final class IncomingTrack {
         let built = pipeline
         equalizer = gains.map { gains in
             let stage = EqualizerStage()
-            stage.set(preAmp: gains.preAmp, gains: gains.gains)
+            stage.set(gains)
             stage.use(built)
             return stage
         }

@@ -44,17 +44,17 @@ final class Pipeline {
     /// The output's own `device` (the sink description's, or nil), while a new stream is sent to another one.
     private var displacedDevice: String??
 
-    /// Builds playbin for audio only with `configuration.sink` as its output. Throws if GStreamer lacks
+    /// Builds playbin for audio only with `sink` (a description) as its output. Throws if GStreamer lacks
     /// playbin or the sink description does not parse.
-    init(_ configuration: GStreamerEngine.Configuration, streaming: StreamingSide) throws {
+    init(_ configuration: GStreamerEngine.Configuration, sink: String, streaming: StreamingSide) throws {
         playbin = try Element.make("playbin")
-        output = try Element.parse(configuration.sink)
+        output = try Element.parse(sink)
         self.streaming = streaming
         let generation = streaming.newPipeline()
         self.generation = generation
         playbin.set("flags", "audio+soft-volume")
         Self.describeStream(output, configuration)
-        Self.sizeBuffers(output, configuration)
+        Self.sizeBuffers(output, description: sink)
         playbin.set("audio-sink", output)
         // Without the video flag playbin still builds autovideosink for a file that has only video
         // (a PNG); probing the video sinks loads DirectFB, whose thread crashed the process (measured).
@@ -210,8 +210,8 @@ final class Pipeline {
     /// wait for the buffer (cork, flush, stream volume). The description is searched with the standard library
     /// alone: `String.contains(String)` is _StringProcessing's, and it paged half a megabyte of that module's
     /// code into the daemon at start-up (docs/reliability.md, "Memory at rest").
-    private static func sizeBuffers(_ output: Element, _ configuration: GStreamerEngine.Configuration) {
-        let written = configuration.sink.split(whereSeparator: { $0 == " " || $0 == "\t" })
+    private static func sizeBuffers(_ output: Element, description: String) {
+        let written = description.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard output.hasProperty("buffer-time"), output.hasProperty("latency-time"),
               !written.contains(where: { $0.hasPrefix("buffer-time") || $0.hasPrefix("latency-time") }) else { return }
         output.set("buffer-time", "1000000")

@@ -30,6 +30,7 @@ extension GStreamerEngine {
     /// not come back from it: it has been replaced, and the loaded item started again in the new one.
     @discardableResult
     func bounded<T>(_ what: String, _ call: @escaping (Element) -> T) -> T? {
+        guard let pipeline else { return nil }  // none built yet: nothing loaded, nothing to change
         if let answer = pipeline.within(Self.stateChangeLimit, call) { return answer }
         apply(.stuck(what))
         return nil
@@ -39,6 +40,7 @@ extension GStreamerEngine {
     /// stuck one is replaced on the loop's next turn: a query runs inside a getter or a report, whose caller
     /// expects no events meanwhile.
     func query<T>(_ call: @escaping (Element) -> T?) -> T? {
+        guard let pipeline else { return nil }
         if let answer = pipeline.within(Self.stateChangeLimit, call) { return answer }
         let stuck = pipeline
         EventLoop.main.post { [weak self] in
@@ -48,25 +50,32 @@ extension GStreamerEngine {
         return nil
     }
 
-    /// A new pipeline instead of the stuck one, at NULL, with the volume asked for. The loaded item is started
-    /// again in it by `apply(.stuck)`.
+    /// A new pipeline instead of the stuck one, at NULL. The loaded item is started again in it by `apply(.stuck)`.
+    /// None when it cannot be built: the next load tries again.
     func replaceStuckPipeline(stuckIn what: String) {
         Self.log.error("""
             GStreamer did not come back from \(what) within \(Self.stateChangeLimit) s (a deadlock inside playbin): \
             that pipeline is given up and a new one built
             """)
-        let replacements = pipeline.replacementsInARow + 1
-        pipeline.replacementsInARow = replacements
+        let replacements = (pipeline?.replacementsInARow ?? 0) + 1
         do {
-            let fresh = try Pipeline(configuration, streaming: streaming)
-            fresh.watchBus { [weak self] message in self?.apply(.bus(message)) }
-            fresh.playbin.set("volume", state.volume)
-            fresh.equalizer.set(preAmp: pipeline.equalizer.preAmp, gains: pipeline.equalizer.gains)
+            let fresh = try makePipeline(sink: state.output.sink ?? configuration.sink)
             fresh.replacementsInARow = replacements
             pipeline = fresh
         } catch {
+            pipeline = nil
             Self.log.error("no new playbin could be built (\(error)): nothing plays")
         }
+    }
+
+    /// A pipeline playing into `sink`, its bus watched, with the volume and the equaliser's gains last asked for:
+    /// the first load's, and every one that replaces a stuck one.
+    func makePipeline(sink: String) throws -> Pipeline {
+        let fresh = try Pipeline(configuration, sink: sink, streaming: streaming)
+        fresh.watchBus { [weak self] message in self?.apply(.bus(message)) }
+        fresh.playbin.set("volume", state.volume)
+        fresh.equalizer.set(state.equalizer)
+        return fresh
     }
 
     /// Pipelines given up in a row for one item before it fails.

@@ -45,12 +45,13 @@ final class Daemon {
             let connection = try options.busAddress.map { try Connection(address: $0) } ?? Connection.session()
             // One owner at a time: a second daemon says so on one line and exits 1 (ConnectionError.nameTaken).
             try connection.requestName(ControlAPI.busName)
-            let sink = chooseOutput()
+            let (sink, serverHint) = requestedOutput()
             log.info("sound output: \(sink)")
             let network = GStreamerEngine.NetworkOptions.with(
                 cacheSizeMB: settings.network.cacheSizeMB, retries: settings.network.retries,
                 connectTimeout: settings.network.connectTimeoutSeconds, proxy: settings.network.proxy, log: log)
-            let engine = try GStreamerEngine(configuration: .init(sink: sink, network: network, replayGain: replayGain()))
+            let engine = GStreamerEngine(configuration: .init(sink: sink, network: network, replayGain: replayGain(),
+                                                              serverHint: serverHint, keptFeatures: keptFeaturesFile))
             let fades = Fades(pause: .milliseconds(settings.playback.fadeOnPauseMS), skip: .milliseconds(settings.playback.fadeOnSkipMS))
             let player = Player(engine: FadingEngine.around(engine, fades: fades, clock: WallClock()))
             player.joinsTracksGaplessly = settings.playback.gapless
@@ -72,13 +73,13 @@ final class Daemon {
             recorder?.outputRestored = { outputs.restore($0) }
             outputs.choiceChanged = { [weak recorder] in recorder?.chosenOutput = $0 }
             let service = MPRISService(player: player, connection: connection, configuration: .init(
-                supportedMimeTypes: GStreamerEngine.supportedMimeTypes,
+                supportedMimeTypes: { engine.features.supportedMimeTypes },
                 artwork: artwork,
                 quit: { [weak self] in self?.stop("Quit was called") },
                 recognisesMedia: GStreamerEngine.recognisesMedia(atPath:)))
             let history = makeHistory(player, service)
             let playlists = SavedPlaylists.standard(mpris: service, musicFolders: musicFolders, log: log)
-            let equalizer = EqualizerControl.standard(available: GStreamerEngine.hasEqualizer, keptBy: recorder, log: log) {
+            let equalizer = EqualizerControl.standard(available: engine.features.hasEqualizer, keptBy: recorder, log: log) {
                 engine.setEqualizer(preAmp: $0.preAmp, gains: $0.gains)
             }
             let crossfade = CrossfadeControl.standard(player: player, configured: settings.playback.crossfadeSeconds, keptBy: recorder)
@@ -127,13 +128,20 @@ final class Daemon {
         }
     }
 
-    /// `--output`, else `[audio] output`; `snapcast` is the sink for the server the `[snapcast]` section names.
-    private func chooseOutput() -> String {
+    /// `--output`, else `[audio] output`; `snapcast` is the sink for the server the `[snapcast]` section names. The
+    /// engine's first load checks that it opens, and plays silently with the hint in the log when it does not.
+    private func requestedOutput() -> (sink: String, serverHint: String) {
         let requested = options.output ?? settings.audio.output
-        guard requested == Configuration.Audio.snapcastOutput else { return SoundOutput.choose(requested, log: log) }
+        guard requested == Configuration.Audio.snapcastOutput else { return (requested, SoundOutput.soundServerHint) }
         let snapcast = settings.snapcast, format = snapcast.sampleFormat
-        return SoundOutput.choose(SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate,
-                                                 bits: format.bits, channels: format.channels), log: log)
+        let output = SnapcastOutput(host: snapcast.host, port: snapcast.port, rate: format.rate, bits: format.bits,
+                                    channels: format.channels)
+        return (output.sinkDescription, SoundOutput.serverHint(for: output))
+    }
+
+    /// `$XDG_CACHE_HOME/quaver/gstreamer-features`: what the installed GStreamer offered when it last ran here.
+    private var keptFeaturesFile: String? {
+        (try? BaseDirectory.cache.quaverFolder())?.appendingPathComponent("gstreamer-features").path
     }
 
     /// `[playback] replaygain` and `replaygain-preamp-db`.

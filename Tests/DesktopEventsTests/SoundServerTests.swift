@@ -23,7 +23,7 @@ class SoundServerChecks: XCTestCase {
         sound = try makeServer()
         let music = try sound.tone(seconds: 120, named: "music.wav")  // outlasts every check
         call = try sound.tone(seconds: 2, named: "call.wav")
-        engine = try GStreamerEngine(configuration: .init(sink: "pulsesink", applicationName: "Quaver tests"))
+        engine = GStreamerEngine(configuration: .init(sink: "pulsesink", applicationName: "Quaver tests"))
         player = Player(engine: engine)
         recorder = StatusRecorder()
         player.addObserver(recorder)

@@ -1,4 +1,5 @@
 import GStreamer
+import TestSupport
 @testable import GStreamerEngine
 import PlayerCore
 import XCTest
@@ -10,9 +11,11 @@ final class BusMessageTests: XCTestCase {
         let engine = try GStreamerEngineFactory.make(sink: "fakesink")
         let recorder = EventRecorder()
         engine.delegate = recorder
-        engine.playbin.bus.post(.requestState(from: engine.output, .paused))
+        engine.load(EngineItem(id: TrackID(1), uri: try Fixtures.shared().flac.absoluteString), at: .zero, playing: false)
+        let pipeline = try XCTUnwrap(engine.pipeline, "the load built the pipeline")
+        pipeline.playbin.bus.post(.requestState(from: pipeline.output, .paused))
         recorder.wait(for: .interruption(began: true))
-        engine.playbin.bus.post(.requestState(from: engine.output, .playing))
+        pipeline.playbin.bus.post(.requestState(from: pipeline.output, .playing))
         recorder.wait(for: .interruption(began: false))
     }
 
@@ -21,10 +24,11 @@ final class BusMessageTests: XCTestCase {
         let recorder = EventRecorder()
         engine.delegate = recorder
         engine.load(EngineItem(id: TrackID(3), uri: "file:///nowhere.flac"), at: .zero, playing: false)
+        let pipeline = try XCTUnwrap(engine.pipeline, "the load built the pipeline")
         // filesrc fails to open during load's own state change: drop that error, keep only ours.
-        engine.playbin.bus.dropPending()
+        pipeline.playbin.bus.dropPending()
         let refused = GStreamerError(domain: .resource, code: 7, message: "Failed to connect: Connection refused")
-        engine.playbin.bus.post(.error(from: engine.output, refused))
+        pipeline.playbin.bus.post(.error(from: pipeline.output, refused))
         let error = recorder.wait(for: "failed") { event -> EngineError? in
             if case .failed(TrackID(3), let error) = event { return error }
             return nil

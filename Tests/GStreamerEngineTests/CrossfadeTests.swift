@@ -148,7 +148,7 @@ final class CrossfadeTests: XCTestCase {
                       replayGain: ReplayGain = ReplayGain(), equalizerPreAmp: Double? = nil) throws -> (GStreamerEngine, EventRecorder, URL) {
         let incoming = incoming ?? self.incoming!
         let written = directory.url.appendingPathComponent("crossfaded-\(continuesAlbum).wav")
-        let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.realTimeDescription(writingTo: written),
+        let engine = GStreamerEngine(configuration: .init(sink: WAVSink.realTimeDescription(writingTo: written),
                                                               applicationName: "Quaver tests", replayGain: replayGain))
         let recorder = EventRecorder()
         engine.delegate = recorder

@@ -33,7 +33,7 @@ final class NetworkFixture {
                 cached: Bool = true, proxy: String? = nil) throws -> GStreamerEngine {
         let network = GStreamerEngine.NetworkOptions(cache: cached ? cache : nil, retries: retries,
                                                      connectTimeout: 3, retryDelay: retryDelay, proxy: proxy)
-        return try GStreamerEngine(configuration: .init(sink: sink, applicationName: "Quaver tests", network: network))
+        return GStreamerEngine(configuration: .init(sink: sink, applicationName: "Quaver tests", network: network))
     }
 
     func sidecar(of url: String) -> [String: Any]? {

@@ -63,7 +63,7 @@ final class ReplayGainTests: XCTestCase {
         }
         let output = try TemporaryDirectory(prefix: "quaver-replaygain-out")
         let written = output.url.appendingPathComponent("out.wav")
-        let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.description(writingTo: written),
+        let engine = GStreamerEngine(configuration: .init(sink: WAVSink.description(writingTo: written),
                                                               applicationName: "Quaver tests", replayGain: replayGain))
         let recorder = EventRecorder()
         engine.delegate = recorder
@@ -164,7 +164,7 @@ final class ReplayGainTests: XCTestCase {
             try Fixtures.run("metaflac", ["--set-tag=REPLAYGAIN_TRACK_GAIN=-6.00 dB", "--set-tag=REPLAYGAIN_ALBUM_GAIN=-10.00 dB",
                                           long.path])
         }
-        let engine = try GStreamerEngine(configuration: .init(sink: WAVSink.realTimeDescription(writingTo: written),
+        let engine = GStreamerEngine(configuration: .init(sink: WAVSink.realTimeDescription(writingTo: written),
                                                               applicationName: "Quaver tests",
                                                               replayGain: ReplayGain(mode: .auto)))
         let recorder = EventRecorder()

@@ -12,7 +12,7 @@ final class StreamAndBufferingTests: XCTestCase {
         // An endless MP3 stream whose ICY StreamTitle changes every 2 s.
         let radio = try TestServer("radio", arguments: [try Fixtures.shared().mp3.path])
         let cache = try MediaCache(directory: radio.folder.url.appendingPathComponent("cache"), capacityBytes: 1 << 20)
-        let engine = try GStreamerEngine(configuration: .init(
+        let engine = GStreamerEngine(configuration: .init(
             sink: "fakesink sync=true", applicationName: "Quaver tests",
             network: .init(cache: cache, retries: 1, connectTimeout: 3)))
         let recorder = EventRecorder()

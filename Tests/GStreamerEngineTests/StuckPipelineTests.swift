@@ -23,7 +23,7 @@ final class StuckPipelineTests: XCTestCase {
         let started = Date()
         engine.seek(to: .seconds(5), exact: true)
         XCTAssertLessThan(Date().timeIntervalSince(started), 3, "the seek returned within the bound")
-        XCTAssertFalse(engine.playbin === stuck.playbin, "a new playbin")
+        XCTAssertFalse(engine.pipeline?.playbin === stuck.playbin, "a new playbin")
         let landed = recorder.waitForSeekCompleted()
         XCTAssertEqual(seconds(landed), 5, accuracy: 0.1)
         runLoop(for: 1)
@@ -62,10 +62,11 @@ final class StuckPipelineTests: XCTestCase {
     }
 
     private func stall(_ engine: GStreamerEngine) throws -> Stall {
-        let identity = try XCTUnwrap(engine.output.child(named: "stall"))
+        let pipeline = try XCTUnwrap(engine.pipeline, "the load built the pipeline")
+        let identity = try XCTUnwrap(pipeline.output.child(named: "stall"))
         identity.set("sleep-time", "8000000")
         runLoop(for: 0.3)  // a buffer reaches it (fakesink's 1 s of sound is not buffered: sync=true)
-        return Stall(playbin: engine.playbin, identity: identity)
+        return Stall(playbin: pipeline.playbin, identity: identity)
     }
 
     private func makeEngine() throws -> (Fixtures, GStreamerEngine, EventRecorder) {

@@ -42,19 +42,19 @@ final class SwitchWaitTests: XCTestCase {
     func testPositionIsReadAtOnceWhileTheSwitchHoldsPlaybin() throws {
         let engine = try playShortTrack(thenPrepare: try Fixtures.shared().sweepHalvesWAV.1)
         let holding = Mutex(false)
-        let hold = engine.playbin.connect("source-setup") { _ in  // the next item's source, in the switch
+        let playbin = try XCTUnwrap(engine.pipeline?.playbin, "the load built the pipeline")
+        let hold = playbin.connect("source-setup") { _ in  // the next item's source, in the switch
             holding.withLock { $0 = true }
             Thread.sleep(forTimeInterval: 2.5)
         }
         let deadline = Date().addingTimeInterval(5)
         while !holding.withLock({ $0 }), Date() < deadline { runLoop(for: 0.02) }
         XCTAssertTrue(holding.withLock { $0 }, "the switch to the next item began")
-        let playbin = engine.playbin
         let started = Date()
         let position = engine.position
         XCTAssertLessThan(Date().timeIntervalSince(started), 0.2, "seconds to read the position")
         XCTAssertGreaterThan(seconds(position), 1)
-        XCTAssertTrue(engine.playbin === playbin, "not given up for a read")
+        XCTAssertTrue(engine.pipeline?.playbin === playbin, "not given up for a read")
         runLoop(for: 2.5)
         hold.cancel()
         engine.stop()
