@@ -17,14 +17,17 @@ final class DatabaseTests: XCTestCase {
     }
 
     /// A connection's cache takes its pages as it needs them: SQLite's default first block of 20 pages (about 86 KiB,
-    /// written through at once) is configured away, and a small file's connection stays well under it.
+    /// written through at once) is configured away, and a small file's connection stays well under it. SQLite's
+    /// count is the whole process's, where another test's work may still be finishing: the least of three is taken.
     func testAConnectionTakesNoFirstBlockOfCachePages() throws {
-        let before = sqlite3_memory_used()
-        let database = try Database(path: folder + "/small.db")
-        try database.execute("CREATE TABLE t (i INTEGER PRIMARY KEY, s TEXT)")
-        try database.run("INSERT INTO t (s) VALUES (?)", [.text("one row")])
-        XCTAssertEqual(try database.query("SELECT s FROM t").first?.text(0), "one row")
-        let used = sqlite3_memory_used() - before
+        let used = try (1...3).map { (attempt: Int) -> Int64 in
+            let before = sqlite3_memory_used()
+            let database = try Database(path: folder + "/small-\(attempt).db")
+            try database.execute("CREATE TABLE t (i INTEGER PRIMARY KEY, s TEXT)")
+            try database.run("INSERT INTO t (s) VALUES (?)", [.text("one row")])
+            XCTAssertEqual(try database.query("SELECT s FROM t").first?.text(0), "one row")
+            return sqlite3_memory_used() - before
+        }.min() ?? 0
         XCTAssertLessThan(used, 48 * 1024, "one connection to a one-row file holds \(used) bytes")
     }
 
