@@ -17,7 +17,8 @@ public final class NamedThread: Sendable {
     /// Linux gives each thread its own, and the threads a thread starts inherit it.
     public static let background: Int32 = 10
 
-    /// Runs `work` on a new thread named `name` (Linux keeps its first 15 bytes), at nice value `nice`, and
+    /// Runs `work` on a new thread named by the first 15 bytes of `name` (Linux keeps no more, and refuses a longer
+    /// name outright: `pthread_setname_np` fails with ERANGE and the thread keeps the program's), at nice value `nice`, and
     /// with `idle`, under Linux's `SCHED_IDLE` policy (sched(7)): any other thread of ours that wakes takes the CPU
     /// from it at once, where a nice value only weighs its share. MPD reads its database in such a thread
     /// (`SetThreadIdlePriority`); a thread may always lower itself to it.
@@ -27,7 +28,7 @@ public final class NamedThread: Sendable {
     public static func start(_ name: String, nice: Int32 = 0, idle: Bool = false, _ work: @escaping () -> Void) -> NamedThread {
         let thread = NamedThread()
         let context = Unmanaged.passRetained(Start(work: work, thread: thread, nice: nice, idle: idle)).toOpaque()
-        let handle = g_thread_new(name, { context in
+        let handle = g_thread_new(String(decoding: name.utf8.prefix(15), as: UTF8.self), { context in
             let start = Unmanaged<Start>.fromOpaque(context!).takeRetainedValue()
             if start.nice != 0 { setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, start.nice) }
             if start.idle {

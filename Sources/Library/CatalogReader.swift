@@ -8,7 +8,9 @@ import EventLoop
 /// The thread runs at nice 5, below the loop, and not under `SCHED_IDLE` as the scanner does (WorkerThread): a
 /// query is what a user is waiting for.
 final class CatalogReader {
-    private let thread = WorkerThread(name: "quaver-library", niceness: 5, idle: false)
+    /// Started by the first query (on the loop, which alone calls `read` and `reopen`): a daemon nobody searches has
+    /// no such thread.
+    private var thread: WorkerThread?
     private let index: LibraryIndex
     /// The reader thread's alone: opened at the first query, dropped after a failure or a rebuild of the file.
     private var catalog: LibraryCatalog?
@@ -17,6 +19,8 @@ final class CatalogReader {
 
     /// Runs `query` with the catalog on the reader's thread, then `done` with its result on the loop.
     func read<T>(_ query: @escaping (LibraryCatalog) throws -> T, done: @escaping (Result<T, Error>) -> Void) {
+        let thread = self.thread ?? WorkerThread(name: "quaver-library", niceness: 5, idle: false)
+        self.thread = thread
         thread.async { [self] in
             let result = Result { try query(try opened()) }
             if case .failure = result { catalog = nil }  // the file may have been replaced or repaired meanwhile
@@ -27,7 +31,7 @@ final class CatalogReader {
     /// The next query opens the file again: the scanner may have replaced it, and a connection opened before
     /// would go on reading the old one.
     func reopen() {
-        thread.async { [self] in catalog = nil }
+        thread?.async { [self] in catalog = nil }
     }
 
     private func opened() throws -> LibraryCatalog {

@@ -12,6 +12,9 @@ public struct LibraryIndex: Sendable {
 
     public init(path: String) { self.path = path }
 
+    /// Whether the file is there: a scan with nothing to index leaves it unmade (`LibraryScanner`).
+    public var isMade: Bool { Database.isMade(at: path) }
+
     /// Opens the file for writing, making or rebuilding it as needed. `note` gets one line for each thing
     /// done that the user should know of. Throws when the file cannot be opened even read-only.
     public func openForWriting(note: (String) -> Void) throws -> IndexConnection {
@@ -116,9 +119,15 @@ public final class IndexConnection {
         Int(try database.query("SELECT count(*) FROM tracks").first?.integer(0) ?? 0)
     }
 
-    func setFact(_ name: String, _ value: Int64) throws {
-        try database.run("INSERT INTO facts(name, value) VALUES (?1, ?2) ON CONFLICT(name) DO UPDATE SET value = ?2",
-                         [.text(name), .integer(value)])
+    /// When the last full scan ended (seconds since 1970): `Statistics`' `LastScan`.
+    func setLastScanEnd(_ time: Int64) throws {
+        try database.run("INSERT INTO facts(name, value) VALUES ('last-scan-end', ?1) ON CONFLICT(name) DO UPDATE SET value = ?1",
+                         [.integer(time)])
+    }
+
+    /// Gives back the page cache a scan filled (`Database.releaseCache`): up to 2 MB, kept for the live updates' few pages.
+    func releaseCache() {
+        try? database.releaseCache()
     }
 
     /// `folder/` up to `folder0` (`0` follows `/`): the URIs inside the folder, as a range an index can use.

@@ -44,6 +44,9 @@ public final class LibraryScanner {
     private var liveUpdateFailed = false
     /// Files TagLib could not read in the scan or update under way: said in one line at its end.
     private var unread: (count: Int, example: [UInt8]?) = (0, nil)
+    /// When the last full scan ended, if it had nothing to write and so made no index: recorded in the index
+    /// once something makes it (`openedConnection`), so that `LastScan` says when it was.
+    private var scanEndNotRecorded: Int64?
 
     /// `folders` are absolute paths; nothing runs until `scanAll` or `update`.
     public init(index: LibraryIndex, folders: [[UInt8]], note: @escaping (String) -> Void,
@@ -111,6 +114,15 @@ public final class LibraryScanner {
         var description: String { "quaverd is stopping" }
     }
 
+    /// Makes the index if it is not there yet, then calls `then` (on the scanner's thread): a search asks for
+    /// it, so that it reads the file every answer comes from, with the last scan's end in it.
+    public func makeIndex(then: @escaping () -> Void) {
+        queue.async { [self] in
+            _ = openedConnection()
+            then()
+        }
+    }
+
     private func openedConnection() -> IndexConnection? {
         if let connection { return connection }
         guard !indexIsReadOnly else { return nil }  // said once, at the first open
@@ -122,6 +134,8 @@ public final class LibraryScanner {
                 return nil
             }
             connection = opened
+            if let scanEndNotRecorded { try? opened.setLastScanEnd(scanEndNotRecorded) }
+            scanEndNotRecorded = nil
             return connection
         } catch {
             note("the library index \(index.path) cannot be opened (\(error)): the library is not updated")
@@ -130,7 +144,9 @@ public final class LibraryScanner {
     }
 
     private func fullScan() {
-        guard !cancelled.withLock({ $0 }), let connection = openedConnection() else { return }
+        guard !cancelled.withLock({ $0 }) else { return }
+        if connection == nil && !index.isMade && folders.allSatisfy(Self.isAway) { return scanWithoutIndex() }
+        guard let connection = openedConnection() else { return }
         progress = Progress()
         progress.scanning = true
         report(counting: connection)
@@ -143,7 +159,7 @@ public final class LibraryScanner {
                 }
             }
             try connection.removeTracks(outside: folders.map { FileURI.encode(pathBytes: $0) })
-            try connection.setFact("last-scan-end", Int64(Date().timeIntervalSince1970))
+            try connection.setLastScanEnd(Int64(Date().timeIntervalSince1970))
         } catch is Cancelled {
             return
         } catch {
@@ -152,6 +168,18 @@ public final class LibraryScanner {
         noteUnread()
         progress.scanning = false
         report(counting: connection)
+        connection.releaseCache()
+        reportChange()
+    }
+
+    /// A full scan with no index and no folder there, or only empty ones (`isAway`; the default `~/Music` on a
+    /// machine without one): no track to mark missing or remove, so the index is not made for it and SQLite does not run; the first search or
+    /// the first file found makes it. Its progress is reported as its end only: nothing was read, so nothing
+    /// is there for the heap trim that the end of a scan under way asks for.
+    private func scanWithoutIndex() {
+        scanEndNotRecorded = Int64(Date().timeIntervalSince1970)
+        progress = Progress()
+        reportProgress(progress)
         reportChange()
     }
 

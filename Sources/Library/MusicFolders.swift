@@ -1,9 +1,16 @@
 import FoundationEssentials
+import Glibc
 
 /// The folders `[library] folders` names, as absolute paths: `~/` is the home folder, and `$XDG_MUSIC_DIR`
 /// the user's music folder as `xdg-user-dirs` records it in `$XDG_CONFIG_HOME/user-dirs.dirs`, else `~/Music`.
 public enum MusicFolders {
     public static let placeholder = "$XDG_MUSIC_DIR"
+
+    /// Whether `folder` is there now, as a folder (links followed): one that is not has nothing to scan, watch or find.
+    public static func isThere(_ folder: String) -> Bool {
+        var status = stat()
+        return stat(folder, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
 
     /// The folders in order, without repeats; an entry that needs a home folder when there is none is left out.
     public static func resolve(_ configured: [String], environment: [String: String]) -> [String] {

@@ -39,9 +39,11 @@ public final class MusicLibrary {
         LibraryIndex(path: try BaseDirectory.cache.quaverFolder(environment: environment).appendingPathComponent("library.db").path)
     }
 
-    /// Scans every folder, then keeps the index in step with them.
+    /// Scans every folder, then keeps the index in step with them. With no folder there, nothing could be watched:
+    /// the watch's thread is not started (a folder made later is found by `quaver rescan`, as before).
     public func start() {
         scanner.scanAll()
+        guard folders.contains(where: MusicFolders.isThere) else { return }
         do {
             let watch = try FolderWatch(folders: folders.map { Array($0.utf8) }, note: note) { [weak scanner] paths in
                 scanner?.update(paths)
@@ -73,13 +75,19 @@ public final class MusicLibrary {
 
     /// Runs `query` on the library's reading thread (its own connection), then `done` with the result on the loop:
     /// every search, listing and query that queues tracks goes this way, so the loop never waits for the index.
+    /// An index not made yet (nothing was ever found to index) is made first, by the scanner; the query is then
+    /// handed to the reader from the loop, which alone talks to it.
     public func read<T>(_ query: @escaping (LibraryCatalog) throws -> T, done: @escaping (Result<T, Error>) -> Void) {
+        guard index.isMade else {
+            return scanner.makeIndex { [reader] in EventLoop.main.post { reader.read(query, done: done) } }
+        }
         reader.read(query, done: done)
     }
 
     /// The MusicBrainz ids the index read from the file at `uri`, for its listens; nil when it is not indexed.
     public func musicBrainzIDs(of uri: String) -> MusicBrainzIDs? {
-        (try? catalog().track(uri: uri))?.musicBrainz
+        guard index.isMade else { return nil }
+        return (try? catalog().track(uri: uri))?.musicBrainz
     }
 
     /// The catalog on the loop, opened on first use (the first scan makes the file): for one track's row by its

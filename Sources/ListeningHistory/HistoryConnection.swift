@@ -1,5 +1,3 @@
-import Glibc
-
 /// The recorder's connection to the history file, used on the history queue only.
 ///
 /// A file that is there is opened at start, because its history is read then (`HistoryRecorder.load`). A file not
@@ -9,12 +7,21 @@ import Glibc
 public final class HistoryConnection {
     private var database: HistoryDatabase?
     private var open: (() throws -> HistoryDatabase)?
+    /// Whether the file was there, and opened, when this was made: otherwise there is nothing to read at start.
+    /// Set once, so any thread may ask.
+    public let wasThereAtStart: Bool
 
     /// A file opened already.
-    public init(_ database: HistoryDatabase) { self.database = database }
+    public init(_ database: HistoryDatabase) {
+        self.database = database
+        wasThereAtStart = true
+    }
 
     /// A file that `open` makes at the first write.
-    public init(openedByFirstWrite open: @escaping () throws -> HistoryDatabase) { self.open = open }
+    public init(openedByFirstWrite open: @escaping () throws -> HistoryDatabase) {
+        self.open = open
+        wasThereAtStart = false
+    }
 
     /// The file for reading: nil while it is not made (nothing to read).
     var forReading: HistoryDatabase? { database }
@@ -27,11 +34,5 @@ public final class HistoryConnection {
         self.open = nil
         database = try open()
         return database
-    }
-
-    /// Whether anything is at `path`: a link or a file there is opened at start as before, and refused or read then.
-    public static func isMade(_ path: String) -> Bool {
-        var status = stat()
-        return lstat(path, &status) == 0 || errno != ENOENT
     }
 }

@@ -10,6 +10,9 @@ extension HistoryDatabase {
         try BaseDirectory.state.quaverFolder().appendingPathComponent("history.db").path
     }
 
+    /// Whether the history at `path` is made (`Database.isMade`): until its first write, nothing is in it to read.
+    public static func isMade(at path: String) -> Bool { Database.isMade(at: path) }
+
     /// Opens the history at `path`, making its folder if needed. A file SQLite finds corrupt is renamed
     /// `history.db.corrupt-<time>` (with its `-wal`) and a new one started: `setAside` says so.
     public static func open(path: String, now: Int64, setAside: (String) -> Void) throws -> HistoryDatabase {

@@ -43,8 +43,10 @@ public final class HistoryRecorder: PlayerObserver {
         player.addObserver(self)
     }
 
-    /// Reads the file's history on the history queue; it joins what the loop recorded meanwhile.
+    /// Reads the file's history on the history queue; it joins what the loop recorded meanwhile. A file not made
+    /// yet holds nothing: the queue (and the Dispatch thread it would start) is left alone until the first write.
     public func load() {
+        guard connection?.wasThereAtStart == true else { return EventLoop.main.post { [weak self] in self?.noteQueued() } }
         queue.async { [connection, log] in
             let stored: [String: TrackHistory], plays: [String: Int64]
             do {

@@ -23,7 +23,7 @@ extension HistoryRecorder {
 
     /// Nothing at `path` yet, in a folder (made now, as opening would) that this process may write.
     private static func canBeMadeLater(_ path: String) throws -> Bool {
-        guard !HistoryConnection.isMade(path) else { return false }
+        guard !HistoryDatabase.isMade(at: path) else { return false }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return access(folder.path, W_OK) == 0

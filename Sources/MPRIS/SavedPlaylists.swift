@@ -95,6 +95,8 @@ public final class SavedPlaylists: PlayerObserver {
     func refreshIfChanged() {
         let modification = folder.folderModification
         guard modification != listedModification, !refreshing else { return }
+        // No folder (0) and nothing listed: reading it would list nothing; no worker thread is started for that.
+        guard modification != 0 || !listing.isEmpty else { return replaceListing([], modification: 0) }
         refreshing = true
         let folder = folder
         worker.async { [workerArtwork] in
@@ -111,6 +113,8 @@ public final class SavedPlaylists: PlayerObserver {
     /// Looks for playlists among the music again, on the worker (at start, and for each ListPlaylists).
     func refreshFound() {
         let folders = folder.musicFolders
+        // With no music folder there (the default ~/Music, not made), there is nothing to walk, and none found yet.
+        guard folders.contains(where: MusicFolders.isThere) || !found.isEmpty else { return }
         worker.async { [workerArtwork] in
             let playlists = FoundPlaylists.find(in: folders)
             let icons = Self.icons(of: playlists, workerArtwork)

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One connection to an SQLite database file (`sqlite3_open_v2`), closed (`sqlite3_close_v2`) in deinit.
 ///
@@ -6,7 +7,8 @@ import CSQLite
 /// its own, and the store that owns it keeps it on one thread (or one serial queue). Two connections to the same file
 /// (a writer and a reader on different threads) are fine: the file is put in WAL mode, where readers never wait for
 /// the writer. The file is opened with `SQLITE_OPEN_NOFOLLOW`: a symbolic link where the database should be is
-/// refused, never followed.
+/// refused, never followed. libsqlite3 is loaded by the first connection (`CSQLite`); when it cannot be, opening
+/// fails with `SQLITE_CANTOPEN` and the loader's reason.
 public final class Database {
     let handle: OpaquePointer
     public let path: String
@@ -14,35 +16,39 @@ public final class Database {
     /// Opens (and with `create`, makes) the database at `path`. `busyTimeoutMilliseconds` is how long a write waits
     /// for another connection's lock before failing with `SQLITE_BUSY`.
     public init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeoutMilliseconds: Int32 = 2000) throws {
-        Self.configured
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         flags |= readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
+        guard quaver_sqlite_load() == 1 else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: String(cString: quaver_sqlite_load_error()))
+        }
         var opened: OpaquePointer?
-        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        let code = quaver_sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
-            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-            sqlite3_close_v2(opened)
+            let message = opened.map { String(cString: quaver_sqlite3_errmsg($0)) } ?? String(cString: quaver_sqlite3_errstr(code))
+            quaver_sqlite3_close_v2(opened)
             throw SQLiteError(code: code, message: message)
         }
         handle = opened
         self.path = path
-        sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        quaver_sqlite3_extended_result_codes(handle, 1)
+        quaver_sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit { quaver_sqlite3_close_v2(handle) }
 
-    /// SQLite's process-wide settings, made before the first connection opens (which initialises SQLite): pages of
-    /// each connection's cache allocated as they are needed, not a first block of 20 written at once (about 86 KiB
-    /// per connection, resident while the daemon plays: docs/reliability.md, "Memory while playing").
-    private static let configured: Void = { _ = csqlite_config_no_initial_page_block() }()
+    /// Whether anything is at `path` (a file, a link, or something `lstat` cannot look at): where nothing is, there
+    /// is nothing to read yet, and the file can be made by whoever first writes it, without SQLite running before.
+    public static func isMade(at path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 || errno != ENOENT
+    }
 
     /// Runs one or more statements that return no rows (schema, pragmas). Values are never spliced into `sql`:
     /// statements with values go through `run` or `query`, which bind them.
     public func execute(_ sql: String) throws {
         var message: UnsafeMutablePointer<CChar>?
-        let code = sqlite3_exec(handle, sql, nil, nil, &message)
-        defer { sqlite3_free(message) }
+        let code = quaver_sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { quaver_sqlite3_free(message) }
         guard code == SQLITE_OK else {
             throw SQLiteError(code: code, message: message.map { String(cString: $0) } ?? lastMessage)
         }
@@ -59,7 +65,7 @@ public final class Database {
         let statement = try prepare(sql)
         try statement.bind(values)
         while try statement.step() {}
-        return Int(sqlite3_changes(handle))
+        return Int(quaver_sqlite3_changes(handle))
     }
 
     /// Runs one query with `values` bound and returns every row.
@@ -86,10 +92,10 @@ public final class Database {
     }
 
     /// Whether the connection can only read: asked for, or the file cannot be written (`sqlite3_db_readonly`).
-    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") == 1 }
+    public var isReadOnly: Bool { quaver_sqlite3_db_readonly(handle, "main") == 1 }
 
     /// The rowid of the last row this connection inserted.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var lastInsertRowID: Int64 { quaver_sqlite3_last_insert_rowid(handle) }
 
     /// The file's schema version (`PRAGMA user_version`; 0 for a new file).
     public var userVersion: Int {
@@ -121,10 +127,16 @@ public final class Database {
         try execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL")
     }
 
+    /// Gives SQLite's page cache back (`PRAGMA shrink_memory`) after a connection read or wrote much of its file: it
+    /// keeps up to 2 MB of the file's pages otherwise, for as long as the connection is open.
+    public func releaseCache() throws {
+        try execute("PRAGMA shrink_memory")
+    }
+
     /// `PRAGMA quick_check`: true when SQLite finds the file's structure sound.
     public func isIntact() -> Bool {
         (try? query("PRAGMA quick_check").first?.text(0)) == "ok"
     }
 
-    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+    var lastMessage: String { String(cString: quaver_sqlite3_errmsg(handle)) }
 }

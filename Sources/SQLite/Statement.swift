@@ -17,7 +17,7 @@ public final class Statement {
 
     init(database: Database, sql: String) throws {
         var prepared: OpaquePointer?
-        let code = sqlite3_prepare_v2(database.handle, sql, -1, &prepared, nil)
+        let code = quaver_sqlite3_prepare_v2(database.handle, sql, -1, &prepared, nil)
         guard code == SQLITE_OK, let prepared else {
             throw SQLiteError(code: code, message: database.lastMessage)
         }
@@ -25,29 +25,29 @@ public final class Statement {
         handle = prepared
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit { quaver_sqlite3_finalize(handle) }
 
     /// Resets the statement and binds `values` to its parameters `?1`, `?2`, … in order.
     public func bind(_ values: [SQLiteValue]) throws {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        quaver_sqlite3_reset(handle)
+        quaver_sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
             switch value {
-            case .null: code = sqlite3_bind_null(handle, index)
-            case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
-            case .real(let number): code = sqlite3_bind_double(handle, index, number)
+            case .null: code = quaver_sqlite3_bind_null(handle, index)
+            case .integer(let number): code = quaver_sqlite3_bind_int64(handle, index, number)
+            case .real(let number): code = quaver_sqlite3_bind_double(handle, index, number)
             case .text(let text):
                 // The length is given, so a NUL inside the text is kept rather than ending it.
                 var utf8 = Array(text.utf8)
                 if utf8.isEmpty { utf8 = [0] }
                 code = utf8.withUnsafeBufferPointer {
-                    sqlite3_bind_text(handle, index, $0.baseAddress, Int32(text.utf8.count), csqlite_transient())
+                    quaver_sqlite3_bind_text(handle, index, $0.baseAddress, Int32(text.utf8.count), csqlite_transient())
                 }
             case .blob(let bytes):
                 code = bytes.withUnsafeBytes {
-                    sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
+                    quaver_sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count),
                                       csqlite_transient())
                 }
             }
@@ -57,12 +57,12 @@ public final class Statement {
 
     /// Steps once: true while a row is there to read (`row`), false when the statement is done.
     public func step() throws -> Bool {
-        switch sqlite3_step(handle) {
+        switch quaver_sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         case let code:
             let error = SQLiteError(code: code, message: database.lastMessage)
-            sqlite3_reset(handle)
+            quaver_sqlite3_reset(handle)
             throw error
         }
     }
@@ -83,20 +83,20 @@ public final class Statement {
 
     /// The current row's columns, copied out of SQLite.
     public var row: Row {
-        Row(values: (0..<sqlite3_column_count(handle)).map(column))
+        Row(values: (0..<quaver_sqlite3_column_count(handle)).map(column))
     }
 
     private func column(_ index: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
+        switch quaver_sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer(quaver_sqlite3_column_int64(handle, index))
+        case SQLITE_FLOAT: return .real(quaver_sqlite3_column_double(handle, index))
         case SQLITE_TEXT:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard let bytes = sqlite3_column_text(handle, index) else { return .text("") }
+            let count = Int(quaver_sqlite3_column_bytes(handle, index))
+            guard let bytes = quaver_sqlite3_column_text(handle, index) else { return .text("") }
             return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
         case SQLITE_BLOB:
-            let count = Int(sqlite3_column_bytes(handle, index))
-            guard let bytes = sqlite3_column_blob(handle, index) else { return .blob([]) }
+            let count = Int(quaver_sqlite3_column_bytes(handle, index))
+            guard let bytes = quaver_sqlite3_column_blob(handle, index) else { return .blob([]) }
             return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
         default: return .null
         }

@@ -60,8 +60,11 @@ public final class ListenBrainzSender {
         (options.url.hasSuffix("/") ? String(options.url.dropLast()) : options.url) + "/1/submit-listens"
     }
 
-    /// Sends what waits (at start: listens from earlier runs).
+    /// Sends what waits (at start: listens from earlier runs). A history not made yet has none waiting: then
+    /// nothing runs, so SQLite does not make the file at start; the first write makes it (`HistoryConnection`)
+    /// and the first listen brings the sender here (`listenRecorded`).
     public func start() {
+        guard HistoryDatabase.isMade(at: historyPath) else { return }
         queue.async { self.sendWaiting() }
     }
 

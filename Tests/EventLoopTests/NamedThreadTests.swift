@@ -33,6 +33,19 @@ final class NamedThreadTests: XCTestCase {
         XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), ours, "the caller's own is unchanged")
     }
 
+    /// A name longer than the kernel's 15 bytes is cut, not lost: pthread_setname_np refuses one whole, and the folder
+    /// watch's thread showed as `quaverd` in `top -H` and in crash reports.
+    func testALongNameIsCutToFifteenBytes() {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var name = ""
+        NamedThread.start("quaver-folder-watch") {
+            name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unreadable"
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(name, "quaver-folder-w\n")
+    }
+
     /// `idle`: the thread runs under SCHED_IDLE (5 in <linux/sched.h>), which any thread may lower itself to; a
     /// thread started without it keeps the policy of the process (SCHED_OTHER, 0).
     func testAnIdleThreadRunsUnderTheIdlePolicy() {

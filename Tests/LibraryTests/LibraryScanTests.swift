@@ -56,6 +56,27 @@ final class LibraryScanTests: XCTestCase {
         XCTAssertTrue(track.hasCover)
     }
 
+    /// With no index yet and no folder there, a scan has no track to mark missing and none to remove: it makes no
+    /// file, so SQLite does not run at start on a machine without ~/Music. The first search makes it (through the
+    /// scanner), holding that scan's end.
+    func testAScanWithNothingToIndexMakesNoIndexUntilASearch() throws {
+        let library = try ScannedLibrary()
+        let scanner = library.makeScanner(folders: [library.home.url.appendingPathComponent("Absent").path])
+        let started = Int64(Date().timeIntervalSince1970)
+        scanner.scanAll()
+        scanner.waitUntilIdle()
+        XCTAssertFalse(library.index.isMade)
+        XCTAssertEqual(library.lastProgress, LibraryScanner.Progress())
+        let asked = Int64(Date().timeIntervalSince1970)
+        let made = expectation(description: "the index made")
+        scanner.makeIndex { made.fulfill() }
+        wait(for: [made], timeout: 30)
+        let statistics = try library.catalog().statistics()
+        XCTAssertEqual(statistics.tracks, 0)
+        XCTAssertTrue((started...asked).contains(statistics.lastScanEnd), "\(statistics.lastScanEnd)")
+        XCTAssertEqual(library.notes, [])
+    }
+
     func testARescanWithNothingChangedReadsNoFile() throws {
         let library = try ScannedLibrary()
         try library.write((1...20).map { TaggedTree.File("album/\($0).flac", ["TITLE": "Song \($0)"]) })

@@ -59,6 +59,23 @@ final class ScrobbleWiringTests: XCTestCase {
         XCTAssertFalse(daemon.process.standardError.contains(Self.token), "the token is never logged")
     }
 
+    /// With scrobbling set up, a daemon that has queued nothing makes no history file: there is nothing to send
+    /// from it, and making it ran SQLite at rest. Fails when the sender opens the history at start (the file then
+    /// appears within milliseconds); the first queued track makes it, as without scrobbling.
+    func testNoHistoryFileIsMadeAtStart() throws {
+        let server = try TestServer("listenbrainz", arguments: [Self.token])
+        let home = try TemporaryDirectory(prefix: "quaverd-home")
+        let tokenFile = home.path + "/listenbrainz-token"
+        XCTAssertTrue(FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600]))
+        try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
+        let daemon = try RunningDaemon(home: home)
+        let file = home.path + "/state/quaver/history.db"
+        XCTAssertEqual(daemon.status, "Stopped", "answered: started")
+        XCTAssertFalse(eventually(timeout: 2) { FileManager.default.fileExists(atPath: file) }, "made at start")
+        try daemon.call("OpenUri", [.string(Media.uri(try Media.fixtures().flac))])
+        daemon.waitUntil("the first queued track makes it") { FileManager.default.fileExists(atPath: file) }
+    }
+
     /// An hour of listens made while the server was away (in the history, as a daemon that could not send them
     /// leaves them) goes out when quaverd starts again: in order, in one import, each once.
     func testListensLeftFromAnOutageAreSentAtStart() throws {
