@@ -3,6 +3,7 @@ import Foundation
 import ListeningHistory
 import Logging
 import PlayerCore
+import SQLite
 import TestSupport
 import XCTest
 
@@ -20,9 +21,15 @@ final class HistoryRecorderTests: XCTestCase {
         return HistoryRecorder(player: player, connection: HistoryConnection(database), now: { [unowned self] in time }, log: Logger(label: "test"))
     }
 
-    /// Read through a connection of its own, as another process would.
-    private lazy var reader = try? HistoryDatabase(path: path)
-    private func firstAdded(_ uri: String) -> Int64? { try? reader?.firstAdded(uri) }
+    /// Read through a read-only connection of its own, as another process would, once the file is there. The reader
+    /// used to open it read-write (setting up WAL and the schema): racing the recorder's first write, which makes
+    /// the file, it failed testAFileNotMadeYetIsMadeByTheFirstWrite in about one class run in ten.
+    private func firstAdded(_ uri: String) -> Int64? {
+        guard FileManager.default.fileExists(atPath: path),
+              let reader = try? Database(path: path, readOnly: true, create: false),
+              let rows = try? reader.query("SELECT first_added FROM tracks WHERE uri = ?1", [.text(uri)]) else { return nil }
+        return rows.first?.integer(0)
+    }
 
     func testQueuedTracksAreDatedInTheFileAndNotKeptOnTheLoop() throws {
         let player = Player(engine: FakeEngine())
