@@ -133,7 +133,6 @@ let package = Package(
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
                                          "QuaverVersion", "DaemonLog", "Library", "PlaylistStore", "ListeningHistory", "Scrobbling", "PublicText",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/quaverd", swiftSettings: v5),
         .target(name: "QuaverCLI",
@@ -238,7 +237,9 @@ let package = Package(
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib", "-Xfrontend", "-function-sections"], .when(configuration: .release))]
     guard target.type == .executable else { continue }
-    var flags = ["-static-stdlib", "-L\(Context.packageDirectory)/link/static-libstdc++"]
+    // libgcc's unwinder (which the static libstdc++ needs) linked in too, from libgcc_eh: shared, libgcc_s was 84 KiB
+    // more resident from start-up on (docs/reliability.md, "Memory while playing").
+    var flags = ["-static-stdlib", "-L\(Context.packageDirectory)/link/static-libstdc++", "-Xclang-linker", "-static-libgcc"]
     // swiftc's static-stdlib arguments export every symbol of the program's own code (-export-dynamic): 5 000
     // names, none of which anything looks up (the daemon's only dlsym is into libcurl). Their table is read at
     // load, and the dynamic linker searches it first for every symbol of every shared library: 0.3 MB more

@@ -28,6 +28,12 @@ static void load(void) {
 #define QUAVER_SQLITE_FIND(result, name, parameters, arguments) && find(library, "sqlite3_" #name, (void **)&api.name)
     /* The library stays mapped when one is missing: harmless, and unloading could race other users. */
     loaded = 1 QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_FIND);
+    /* Before any connection (sqlite3_config works only before sqlite3_initialize, which the first open runs): with
+       no page-cache buffer and no pages, SQLite allocates each connection's cache pages as they are needed instead
+       of a first block of SQLITE_DEFAULT_PCACHE_INITSZ pages (20 of ~4.3 KiB on Debian) written through at once
+       (docs/reliability.md, "Memory while playing"). sqlite3_config is variadic, so it is called here, in C. */
+    int (*config)(int, ...) = (int (*)(int, ...))dlsym(library, "sqlite3_config");
+    if (loaded && config) config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
 }
 
 int quaver_sqlite_load(void) {

@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import SQLite
 import Synchronization
@@ -13,6 +14,22 @@ final class DatabaseTests: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// A connection's cache takes its pages as it needs them: SQLite's default first block of 20 pages (about 86 KiB,
+    /// written through at once) is configured away, and a small file's connection stays well under it. SQLite's
+    /// count is the whole process's, where another test's work may still be finishing: the least of three is taken.
+    func testAConnectionTakesNoFirstBlockOfCachePages() throws {
+        XCTAssertEqual(quaver_sqlite_load(), 1, String(cString: quaver_sqlite_load_error()))
+        let used = try (1...3).map { (attempt: Int) -> Int64 in
+            let before = quaver_sqlite3_memory_used()
+            let database = try Database(path: folder + "/small-\(attempt).db")
+            try database.execute("CREATE TABLE t (i INTEGER PRIMARY KEY, s TEXT)")
+            try database.run("INSERT INTO t (s) VALUES (?)", [.text("one row")])
+            XCTAssertEqual(try database.query("SELECT s FROM t").first?.text(0), "one row")
+            return quaver_sqlite3_memory_used() - before
+        }.min() ?? 0
+        XCTAssertLessThan(used, 48 * 1024, "one connection to a one-row file holds \(used) bytes")
     }
 
     func testValuesRoundTripWithNULAndNonASCIIText() throws {

@@ -48,7 +48,8 @@ const char *quaver_sqlite_load_error(void);
     X(double, column_double, (sqlite3_stmt *statement, int column), (statement, column)) \
     X(int, column_bytes, (sqlite3_stmt *statement, int column), (statement, column)) \
     X(const unsigned char *, column_text, (sqlite3_stmt *statement, int column), (statement, column)) \
-    X(const void *, column_blob, (sqlite3_stmt *statement, int column), (statement, column))
+    X(const void *, column_blob, (sqlite3_stmt *statement, int column), (statement, column)) \
+    X(sqlite3_int64, memory_used, (void), ())
 
 #define QUAVER_SQLITE_DECLARE(result, name, parameters, arguments) result quaver_sqlite3_##name parameters;
 QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_DECLARE)
