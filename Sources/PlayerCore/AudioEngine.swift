@@ -155,7 +155,8 @@ public protocol AudioEngine: AnyObject {
     var delegate: AudioEngineDelegate? { get set }
 
     /// Replaces whatever is playing with `item`, paused at `position` if `playing` is false.
-    /// A `.trackStarted(item.id)` follows once it is loaded, or `.failed(item.id, …)`.
+    /// A `.trackStarted(item.id)` follows once it is loaded, or `.failed(item.id, …)`: never from inside the call,
+    /// since the core answers a failure by loading the next item (a queue of failures would recurse).
     func load(_ item: EngineItem, at position: Duration, playing: Bool)
     /// `load` for a track the user chose (Next, Previous, GoTo, OpenUri): an engine that fades (FadingEngine)
     /// lets the track heard now fade out first. Others load at once (the default).
