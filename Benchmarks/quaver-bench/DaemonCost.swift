@@ -48,7 +48,7 @@ struct DaemonCost: ParsableCommand {
         let floorRSS = try measurePlayback(quaverd, sink: rig.sink, in: scratch.url)
         let playingRSS = Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024
         BenchRow("peak RSS while playing, empty queue, MB (VmHWM)", value: playingRSS, floor: floorRSS, format: "%.1f",
-                 target: "< 30", ok: playingRSS < 30).emit()
+                 target: "< 25", ok: playingRSS < 25).emit()
         try measurePaused(quaverd, scratch.url)
         try measureStoppedWithQueue(quaverd, scratch.url)
         quaverd.stop()  // the gapless runs take the MPRIS name
@@ -83,7 +83,7 @@ struct DaemonCost: ParsableCommand {
         Thread.sleep(forTimeInterval: restSeconds)
         let rest = Double(ProcessCounters.residentKiB(quaverd.pid)) / 1024
         print(String(format: "at rest: VmRSS %.1f MB, VmHWM %.1f MB", rest, Double(ProcessCounters.peakRSSKiB(quaverd.pid)) / 1024))
-        BenchRow("RSS at rest (idle, nothing loaded), MB", value: rest, floor: nil, format: "%.1f", target: "—", ok: nil).emit()
+        BenchRow("RSS at rest (idle, nothing loaded), MB", value: rest, floor: nil, format: "%.1f", target: "< 15", ok: rest < 15).emit()
     }
 
     /// Start-up with a state file holding `queued` tracks, each with the tags a scan would have saved:
