@@ -20,13 +20,19 @@ final class ScrobbleWiringTests: XCTestCase {
         }
     }
 
-    func testPlayingNowAndAListenButNoneForASkip() throws {
-        let server = try TestServer("listenbrainz", arguments: [Self.token])
+    /// A home whose settings send listens to `server`, with the token in a file only its owner reads.
+    private func scrobblingHome(sendingTo server: TestServer) throws -> TemporaryDirectory {
         let home = try TemporaryDirectory(prefix: "quaverd-home")
         let tokenFile = home.path + "/listenbrainz-token"
         XCTAssertTrue(FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8),
                                                      attributes: [.posixPermissions: 0o600]))
         try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
+        return home
+    }
+
+    func testPlayingNowAndAListenButNoneForASkip() throws {
+        let server = try TestServer("listenbrainz", arguments: [Self.token])
+        let home = try scrobblingHome(sendingTo: server)
         let daemon = try RunningDaemon(try longTaggedTracks(in: home), home: home)
         // playing_now goes out when a track starts, with the tags known then (none: nothing is sent), and a
         // just-started daemon may still be reading the first file's: Play once they are there.
@@ -64,10 +70,7 @@ final class ScrobbleWiringTests: XCTestCase {
     /// appears within milliseconds); the first queued track makes it, as without scrobbling.
     func testNoHistoryFileIsMadeAtStart() throws {
         let server = try TestServer("listenbrainz", arguments: [Self.token])
-        let home = try TemporaryDirectory(prefix: "quaverd-home")
-        let tokenFile = home.path + "/listenbrainz-token"
-        XCTAssertTrue(FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8), attributes: [.posixPermissions: 0o600]))
-        try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
+        let home = try scrobblingHome(sendingTo: server)
         let daemon = try RunningDaemon(home: home)
         let file = home.path + "/state/quaver/history.db"
         XCTAssertEqual(daemon.status, "Stopped", "answered: started")
@@ -80,11 +83,7 @@ final class ScrobbleWiringTests: XCTestCase {
     /// leaves them) goes out when quaverd starts again: in order, in one import, each once.
     func testListensLeftFromAnOutageAreSentAtStart() throws {
         let server = try TestServer("listenbrainz", arguments: [Self.token])
-        let home = try TemporaryDirectory(prefix: "quaverd-home")
-        let tokenFile = home.path + "/listenbrainz-token"
-        XCTAssertTrue(FileManager.default.createFile(atPath: tokenFile, contents: Data(Self.token.utf8),
-                                                     attributes: [.posixPermissions: 0o600]))
-        try Settings.write("[scrobble]\nlistenbrainz-url = \"\(server.url(""))\"\ntoken-file = \"\(tokenFile)\"\n", home: home)
+        let home = try scrobblingHome(sendingTo: server)
         let times = (0..<15).map { 1_700_000_000 + Int64($0) * 240 }
         do {
             let history = try HistoryDatabase.open(path: home.path + "/state/quaver/history.db", now: 0) { XCTFail($0) }
