@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, each using only those above it (docs/ARCHITECTURE.md, "Layers"):
-//   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl and CSQLite (libcurl, libsqlite3, loaded on first use),
+//   C interop   CDBus, CGLib, CGStreamer (system libraries), CCurl, CSQLite and CPulse (libcurl, libsqlite3, libpulse, loaded on first use),
 //               CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
 //               PulseAudio (libpulse: the sound server's objects and their changes), SQLite (libsqlite3),
@@ -38,8 +38,8 @@ let package = Package(
                        providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
-        .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
-                       providers: [.apt(["libpulse-dev"])]),
+        // libpulse's headers (libpulse-dev), the library loaded on first use (dlopen): see CPulse.h.
+        .target(name: "CPulse", dependencies: ["CGLib"], linkerSettings: [.linkedLibrary("dl")]),
         // libsqlite3's header (libsqlite3-dev), its library loaded on first use (dlopen): see CSQLite.h.
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),

@@ -27,7 +27,7 @@ struct CallStreams: Equatable {
         case .playbackStreamRemoved(let index): running.remove(.playback(index))
         case .recordingStreamRemoved(let index): running.remove(.recording(index))
         case .disconnected: running = []  // the server's streams died with it
-        case .connected, .sink, .sinkRemoved, .defaultSink: break
+        case .connected, .listed, .sink, .sinkRemoved, .defaultSink: break
         }
         if isCallRunning == wasRunning { return nil }
         return isCallRunning ? .began : .ended

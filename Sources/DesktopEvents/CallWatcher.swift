@@ -18,6 +18,11 @@ final class CallWatcher {
     private let policies: DesktopPolicies
     private var calls: CallStreams
     private var pendingResume: LoopSource?
+    /// Whether the first connection has listed what the server had. It is made when something first needs it
+    /// (`DesktopEvents`), so a call found running then began before anything of ours played at the server: it is
+    /// noted, not acted on, as a connection made at start-up would have seen it begin with nothing playing. After
+    /// a sound-server restart a call found running pauses, as it always did.
+    private var firstListed = false
 
     init(playback: AutomaticPlayback, policies: DesktopPolicies, processID: String) {
         self.playback = playback
@@ -26,7 +31,10 @@ final class CallWatcher {
     }
 
     func handle(_ change: SoundServerChange) {
-        switch calls.handle(change) {
+        let transition = calls.handle(change)
+        if case .listed = change { firstListed = true }
+        guard firstListed else { return }
+        switch transition {
         case .began?:
             pendingResume = nil
             playback.interrupt(.callStarted)

@@ -14,7 +14,10 @@ public final class DesktopEvents {
     private let interruptions: SoundServerInterruptions
     private var logind: LogindWatcher?
     private var otherPlayers: OtherPlayerWatcher?
+    /// Made at `start`, connected at the first need (`soundServerNeeded`), which loads libpulse.
     private var soundServer: SoundServerConnection?
+    private var soundServerAsked = false
+    private var firstLoad: FirstLoadWatch?
     private let outputs: OutputDeviceMonitor
     private var route = OutputRoutePolicy()
     private var calls: CallWatcher?
@@ -35,7 +38,8 @@ public final class DesktopEvents {
 
     /// Starts following logind on `systemBus` (nil: none reachable), other players on `sessionBus`
     /// (the connection that owns our MPRIS name, so our own signals are recognised) and the sound
-    /// server's outputs and calls. `saveState` runs before sleep, after the pause. With `keepAwakeWhilePlaying`,
+    /// server's outputs and calls, from the player's first load or a client's first question about outputs on
+    /// (a daemon with nothing loaded has no stream there to follow). `saveState` runs before sleep, after the pause. With `keepAwakeWhilePlaying`,
     /// the machine is kept from idle suspend while playing (`KeepAwake`).
     public func start(systemBus: Connection?, sessionBus: Connection?, keepAwakeWhilePlaying: Bool = false,
                       saveState: @escaping () -> Void) throws {
@@ -56,10 +60,10 @@ public final class DesktopEvents {
             try keepAwake.start()
             self.keepAwake = keepAwake
         }
-        startSoundServer()
+        prepareSoundServer()
     }
 
-    private func startSoundServer() {
+    private func prepareSoundServer() {
         // The outputs are always followed: `Outputs` lists them and `SetOutput` moves our stream.
         var interests: SoundServerConnection.Interests = [.sinks, .playbackStreams, .defaultSink]
         if policies.pauseOnCall {
@@ -69,9 +73,21 @@ public final class DesktopEvents {
         let connection = SoundServerConnection(name: "Quaver desktop events", interests: interests) { [weak self] change in
             self?.soundServerChanged(change)
         }
-        connection.start()
         soundServer = connection
         outputSelector.connection = connection
+        outputSelector.connectionNeeded = { [weak self] in self?.soundServerNeeded() }
+        firstLoad = FirstLoadWatch(player: playback.player) { [weak self] in self?.soundServerNeeded() }
+    }
+
+    /// Connects to the sound server the first time something needs it: the player's first load (our stream
+    /// appears then), a client reading `Outputs` or calling `SetOutput`. Kept from then on.
+    private func soundServerNeeded() {
+        guard let soundServer, !soundServerAsked else { return }
+        soundServerAsked = true
+        soundServer.start()
+        if let reason = soundServer.unavailable {
+            playback.log.warning("libpulse cannot be loaded (\(reason)): outputs and calls are not followed")
+        }
     }
 
     public func stop() {
@@ -79,6 +95,7 @@ public final class DesktopEvents {
         otherPlayers?.stop()
         soundServer?.stop()
         outputSelector.connection = nil
+        outputSelector.connectionNeeded = nil
         calls?.stop()
         outputReturn.stop()
         keepAwake?.stop()
@@ -86,6 +103,8 @@ public final class DesktopEvents {
         logind = nil
         otherPlayers = nil
         soundServer = nil
+        soundServerAsked = false
+        firstLoad = nil
         calls = nil
     }
 

@@ -8,7 +8,8 @@
 //
 // Apart from these, `KeepAwake` follows PlaybackStatus to hold idle-suspend inhibitors while playing.
 //
-// Both sound-server parts share one SoundServerConnection (libpulse, through the PulseAudio module).
+// Both sound-server parts share one SoundServerConnection (libpulse, through the PulseAudio module), made at the
+// first track loaded or the first question about outputs (`FirstLoadWatch`, `OutputSelector.connectionNeeded`).
 // Every decision is a pure function or value type (`OutputRoutePolicy`, `CallStreams`, `SleepDecision`,
 // `OtherPlayerPolicy`), tested with recorded events; the watchers only translate the outside world.
 import Configuration

@@ -22,7 +22,7 @@ struct OutputDeviceMonitor {
             return .stream(index: stream.index, sink: stream.device)
         case .playbackStreamRemoved(let index): return .streamRemoved(index: index)
         case .defaultSink(let name): return .defaultSink(name: name)
-        case .connected, .disconnected, .recordingStream, .recordingStreamRemoved: return nil
+        case .connected, .listed, .disconnected, .recordingStream, .recordingStreamRemoved: return nil
         }
     }
 }

@@ -1,3 +1,4 @@
+import EventLoop
 import Logging
 import PulseAudio
 
@@ -8,8 +9,14 @@ import PulseAudio
 /// The choice is by sink name, which Bluetooth headphones and USB devices keep across reconnections: when
 /// our stream appears (a start, a restart of quaverd) or the chosen sink comes back, the stream is moved
 /// there; a move the user makes meanwhile with another tool stands. While the chosen sink is missing the server plays us elsewhere (and `OutputRoutePolicy` paused).
+///
+/// The connection is made on demand (`DesktopEvents`): a client asking for the list or choosing asks for it
+/// (`connectionNeeded`), and a choice made before the server has listed its sinks waits for that list.
 public final class OutputSelector {
     public enum Refusal: Error, Equatable { case unknownSink(String) }
+
+    /// How long a choice waits at most for a connection being made to list the sinks.
+    static let listingWait = 3.0
 
     private(set) var list = OutputList()
     /// The chosen sink's name; nil: follow the default.
@@ -18,6 +25,13 @@ public final class OutputSelector {
     public var choiceChanged: ((String?) -> Void)?
     var listChanged: (() -> Void)?
     var connection: SoundServerConnection?
+    /// Asks for the connection, which is made on demand.
+    var connectionNeeded: (() -> Void)?
+    /// Whether the list holds every sink the server had when the connection was made.
+    private var listed = false
+    /// What waits for that list (choices asked for before it), and the bound on that wait.
+    private var waitingForList: [() -> Void] = []
+    private var listingBound: LoopSource?
     private let log: Logger
     /// Streams with a move under way: not asked again until the server answered.
     private var moving: Set<UInt32> = []
@@ -49,13 +63,39 @@ public final class OutputSelector {
         choiceChanged?(chosen)
     }
 
+    /// Runs `body` once the list is complete: at once when it is; otherwise (asking for the connection) when
+    /// the server has listed its sinks, when no server answered, or after `listingWait`, whichever comes first.
+    func whenListed(_ body: @escaping () -> Void) {
+        if listed { return body() }
+        waitingForList.append(body)
+        connectionNeeded?()
+        if listingBound == nil {
+            listingBound = EventLoop.main.schedule(after: OutputSelector.listingWait) { [weak self] in self?.listingEnded() }
+        }
+    }
+
+    private func listingEnded() {
+        listingBound = nil
+        let waiting = waitingForList
+        waitingForList = []
+        waiting.forEach { $0() }
+    }
+
     /// Follows the server's change; moves our music to the chosen sink only when our stream is new or the
     /// chosen sink has just appeared, so a move the user makes elsewhere (pavucontrol) is not fought.
     func handle(_ change: SoundServerChange, ours: SoundServerEvent?) {
+        if case .listed = change {
+            listed = true
+            return listingEnded()
+        }
         let hadChosenSink = chosen.flatMap(list.sink(named:)) != nil
         let knownStreams = Set(list.ourStreams.keys)
         guard list.handle(change, ours: ours) else { return }
-        if case .disconnected = change { moving = [] }
+        if case .disconnected = change {
+            moving = []
+            listed = false
+            listingEnded()  // no server answers (yet): what waits goes on with the list as it is, empty
+        }
         listChanged?()
         guard let chosen, list.sink(named: chosen) != nil else { return }
         if !hadChosenSink || !Set(list.ourStreams.keys).subtracting(knownStreams).isEmpty { move(to: chosen) }

@@ -26,22 +26,31 @@ public final class OutputsControl: InterfacePart {
         return ["Outputs": .array(element: "(ssbb)", outputs), "ChosenOutput": .string(PublicText.from(selector.chosen ?? ""))]
     }
 
+    /// SetOutput answers once the sinks are known: at once while the sound server's connection is up, else
+    /// when the connection it asks for has listed them (`OutputSelector.whenListed`).
     public var methods: [InterfaceDescription.Method] {
-        [InterfaceDescription.Method(name: "SetOutput", inputs: [.init("name", "s")]) { [weak self] call in
+        [InterfaceDescription.Method(name: "SetOutput", inputs: [.init("name", "s")], answeringLater: { [weak self] call, reply in
             guard let self else { throw DBusError.failed("the player is shutting down") }
             let name = call.arguments[0].stringValue ?? ""
-            do {
-                try self.selector.choose(name)
-            } catch OutputSelector.Refusal.unknownSink {
-                throw DBusError.invalidArgs("no sound output named \"\(PublicText.from(name, limit: 200))\"; see the Outputs property")
-            }
-            self.valuesChanged?()
-            return []
-        }]
+            self.selector.whenListed { [weak self] in self?.choose(name, answering: reply) }
+        })]
     }
 
+    private func choose(_ name: String, answering reply: PendingReply) {
+        do {
+            try selector.choose(name)
+        } catch {  // the one refusal: no sink of that name
+            return reply.fail(.invalidArgs("no sound output named \"\(PublicText.from(name, limit: 200))\"; see the Outputs property"))
+        }
+        valuesChanged?()
+        reply.finish([])
+    }
+
+    /// Reading `Outputs` asks for the connection that lists them (made on demand): a client that read the list
+    /// before the connection was up hears it in PropertiesChanged once the server has told it.
     private func property(_ name: String, _ type: Signature) -> InterfaceDescription.Property {
         InterfaceDescription.Property(name: name, type: type) { [weak self] in
+            if name == "Outputs" { self?.selector.connectionNeeded?() }
             guard let value = self?.signalledValues[name] else { throw DBusError.failed("the player is shutting down") }
             return value
         }

@@ -6,13 +6,18 @@ import CPulse
 final class PulseMainLoop {
     let pointer: OpaquePointer
 
-    init() {
-        pointer = pa_glib_mainloop_new(nil)
+    /// Loads libpulse first, once per process (`quaver_pulse_load`); nil when it cannot be loaded.
+    init?() {
+        guard quaver_pulse_load() == 1, let pointer = quaver_pa_glib_mainloop_new(nil) else { return nil }
+        self.pointer = pointer
     }
 
-    var api: UnsafeMutablePointer<pa_mainloop_api> { pa_glib_mainloop_get_api(pointer) }
+    /// Why libpulse could not be loaded (empty while it could).
+    static var loadError: String { String(cString: quaver_pulse_load_error()) }
 
-    deinit { pa_glib_mainloop_free(pointer) }
+    var api: UnsafeMutablePointer<pa_mainloop_api> { quaver_pa_glib_mainloop_get_api(pointer) }
+
+    deinit { quaver_pa_glib_mainloop_free(pointer) }
 }
 
 /// One `pa_context`. Released with `pa_context_disconnect` + `pa_context_unref` in deinit, which must
@@ -24,20 +29,20 @@ final class PulseContext {
     private let loop: PulseMainLoop
 
     init?(loop: PulseMainLoop, name: String) {
-        guard let pointer = pa_context_new(loop.api, name) else { return nil }
+        guard let pointer = quaver_pa_context_new(loop.api, name) else { return nil }
         self.pointer = pointer
         self.loop = loop
     }
 
     /// Stops every callback into Swift; what is still queued in libpulse then calls nothing.
     func detach() {
-        pa_context_set_state_callback(pointer, nil, nil)
-        pa_context_set_subscribe_callback(pointer, nil, nil)
+        quaver_pa_context_set_state_callback(pointer, nil, nil)
+        quaver_pa_context_set_subscribe_callback(pointer, nil, nil)
     }
 
     deinit {
         detach()
-        pa_context_disconnect(pointer)  // cancels pending operations without calling them
-        pa_context_unref(pointer)
+        quaver_pa_context_disconnect(pointer)  // cancels pending operations without calling them
+        quaver_pa_context_unref(pointer)
     }
 }

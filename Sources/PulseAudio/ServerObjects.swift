@@ -61,6 +61,8 @@ public struct SoundStream: Equatable, Sendable {
 public enum SoundServerChange: Equatable, Sendable {
     /// Connected (again): the current sinks, streams and default sink follow as ordinary changes.
     case connected
+    /// Everything there when the connection was made has been reported (after `.connected` and the lists).
+    case listed
     /// The connection went away (the server stopped or crashed). Reconnection is under way.
     case disconnected
     case sink(Sink)

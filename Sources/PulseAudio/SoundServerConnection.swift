@@ -4,7 +4,8 @@ import EventLoop
 /// A connection to the sound server's native protocol (PulseAudio, or PipeWire through pipewire-pulse)
 /// that lists the objects asked for, follows their changes, and survives the server going away.
 ///
-/// Everything runs on `EventLoop.main`. libpulse's callbacks only copy what they were given into Swift
+/// libpulse is loaded by the first `start` (`dlopen`, CPulse), not before: a connection made and never started
+/// costs nothing of it. Everything runs on `EventLoop.main`. libpulse's callbacks only copy what they were given into Swift
 /// values and post it to the loop; the owner's handler runs from that posted task, so it may do anything,
 /// even stop this connection. A failed context is detached at once and released from a posted task (never
 /// inside its own callback), then a new one connects after a back-off: 0.1 s, doubling up to 5 s.
@@ -25,7 +26,8 @@ public final class SoundServerConnection {
     private let name: String
     private let interests: Interests
     private let onChange: (SoundServerChange) -> Void
-    private let loop = PulseMainLoop()
+    /// Made by the first connection, which loads libpulse.
+    private var loop: PulseMainLoop?
     private var context: PulseContext?
     private var retry: LoopSource?
     private var retryDelay = SoundServerConnection.firstRetryDelay
@@ -44,7 +46,10 @@ public final class SoundServerConnection {
 
     deinit { stop() }
 
-    /// Connects to `PULSE_SERVER` or the default server; never spawns one.
+    /// Why libpulse could not be loaded, once `start` found it could not; nothing is ever reported then.
+    public private(set) var unavailable: String?
+
+    /// Loads libpulse (the first time) and connects to `PULSE_SERVER` or the default server; never spawns one.
     public func start() {
         guard !started else { return }
         started = true
@@ -63,22 +68,31 @@ public final class SoundServerConnection {
 
     private func connect() {
         retry = nil
-        guard started, context == nil, let context = PulseContext(loop: loop, name: name) else { return }
+        guard started, context == nil, let loop = madeLoop(), let context = PulseContext(loop: loop, name: name) else { return }
         self.context = context
-        pa_context_set_state_callback(context.pointer, { pointer, data in
+        quaver_pa_context_set_state_callback(context.pointer, { pointer, data in
             SoundServerConnection.from(data).stateChanged(pointer)
         }, me)
-        pa_context_set_subscribe_callback(context.pointer, { pointer, event, index, data in
+        quaver_pa_context_set_subscribe_callback(context.pointer, { pointer, event, index, data in
             SoundServerConnection.from(data).changed(pointer, event, index)
         }, me)
         // NOAUTOSPAWN: following the server must never start one. No NOFAIL: a refused connection fails,
         // and the back-off below retries (NOFAIL only waits for a server announced on D-Bus).
-        if pa_context_connect(context.pointer, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 { lost(context.pointer) }
+        if quaver_pa_context_connect(context.pointer, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 { lost(context.pointer) }
+    }
+
+    /// libpulse's loop adapter; nil, with `unavailable` saying why, when libpulse cannot be loaded.
+    private func madeLoop() -> PulseMainLoop? {
+        if loop == nil, unavailable == nil {
+            loop = PulseMainLoop()
+            if loop == nil { unavailable = PulseMainLoop.loadError }
+        }
+        return loop
     }
 
     private func stateChanged(_ pointer: OpaquePointer?) {
         guard let context, context.pointer == pointer else { return }
-        switch pa_context_get_state(context.pointer) {
+        switch quaver_pa_context_get_state(context.pointer) {
         case PA_CONTEXT_READY: ready(context)
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED: lost(context.pointer)
         default: break
@@ -94,11 +108,13 @@ public final class SoundServerConnection {
         if interests.contains(.recordingStreams) { mask |= PA_SUBSCRIPTION_MASK_SOURCE_OUTPUT.rawValue }
         if interests.contains(.defaultSink) { mask |= PA_SUBSCRIPTION_MASK_SERVER.rawValue }
         let c = context.pointer
-        done(pa_context_subscribe(c, pa_subscription_mask_t(rawValue: mask), nil, nil))
-        if interests.contains(.sinks) { done(pa_context_get_sink_info_list(c, sinkInfo, me)) }
-        if interests.contains(.playbackStreams) { done(pa_context_get_sink_input_info_list(c, playbackInfo, me)) }
-        if interests.contains(.recordingStreams) { done(pa_context_get_source_output_info_list(c, recordingInfo, me)) }
-        if interests.contains(.defaultSink) { done(pa_context_get_server_info(c, serverInfo, me)) }
+        done(quaver_pa_context_subscribe(c, pa_subscription_mask_t(rawValue: mask), nil, nil))
+        if interests.contains(.sinks) { done(quaver_pa_context_get_sink_info_list(c, sinkInfo, me)) }
+        if interests.contains(.playbackStreams) { done(quaver_pa_context_get_sink_input_info_list(c, playbackInfo, me)) }
+        if interests.contains(.recordingStreams) { done(quaver_pa_context_get_source_output_info_list(c, recordingInfo, me)) }
+        if interests.contains(.defaultSink) { done(quaver_pa_context_get_server_info(c, serverInfo, me)) }
+        // Answered after the lists above (one context's operations are answered in order): marks their end.
+        done(quaver_pa_context_get_server_info(c, listingEnded, me))
     }
 
     /// Called from the context's own state callback (or right after a failed `pa_context_connect`):
@@ -120,12 +136,12 @@ public final class SoundServerConnection {
     /// the server reroutes it without the player noticing. `done` runs on the loop with whether the server
     /// did it (false when it refused, or no connection is up).
     public func moveStream(_ index: UInt32, toSink sinkName: String, done: @escaping (Bool) -> Void) {
-        guard let context, pa_context_get_state(context.pointer) == PA_CONTEXT_READY,
-              let operation = pa_context_move_sink_input_by_name(context.pointer, index, sinkName, { _, success, data in
+        guard let context, quaver_pa_context_get_state(context.pointer) == PA_CONTEXT_READY,
+              let operation = quaver_pa_context_move_sink_input_by_name(context.pointer, index, sinkName, { _, success, data in
                   SoundServerConnection.from(data).moveAnswered(success != 0)
               }, me) else { return EventLoop.main.post { done(false) } }
         pendingMoves.append(done)
-        pa_operation_unref(operation)
+        quaver_pa_operation_unref(operation)
     }
 
     private func moveAnswered(_ success: Bool) {
@@ -157,15 +173,15 @@ public final class SoundServerConnection {
         switch facility {
         case PA_SUBSCRIPTION_EVENT_SINK.rawValue:
             if removed { deliver(.sinkRemoved(index: index)) }
-            else { done(pa_context_get_sink_info_by_index(c, index, sinkInfo, me)) }
+            else { done(quaver_pa_context_get_sink_info_by_index(c, index, sinkInfo, me)) }
         case PA_SUBSCRIPTION_EVENT_SINK_INPUT.rawValue:
             if removed { deliver(.playbackStreamRemoved(index: index)) }
-            else { done(pa_context_get_sink_input_info(c, index, playbackInfo, me)) }
+            else { done(quaver_pa_context_get_sink_input_info(c, index, playbackInfo, me)) }
         case PA_SUBSCRIPTION_EVENT_SOURCE_OUTPUT.rawValue:
             if removed { deliver(.recordingStreamRemoved(index: index)) }
-            else { done(pa_context_get_source_output_info(c, index, recordingInfo, me)) }
+            else { done(quaver_pa_context_get_source_output_info(c, index, recordingInfo, me)) }
         case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:
-            done(pa_context_get_server_info(c, serverInfo, me))
+            done(quaver_pa_context_get_server_info(c, serverInfo, me))
         default: break
         }
     }
@@ -194,7 +210,7 @@ public final class SoundServerConnection {
 
     /// Operations report through their callbacks; the handle itself is not needed.
     private func done(_ operation: OpaquePointer?) {
-        if let operation { pa_operation_unref(operation) }
+        if let operation { quaver_pa_operation_unref(operation) }
     }
 }
 
@@ -229,6 +245,10 @@ private let recordingInfo: pa_source_output_info_cb_t = { context, info, eol, da
     SoundServerConnection.from(data).received(change, from: context)
 }
 
+private let listingEnded: pa_server_info_cb_t = { context, _, data in
+    SoundServerConnection.from(data).received(.listed, from: context)
+}
+
 private let serverInfo: pa_server_info_cb_t = { context, info, data in
     guard let name = info?.pointee.default_sink_name else { return }
     SoundServerConnection.from(data).received(.defaultSink(name: String(cString: name)), from: context)
@@ -239,8 +259,8 @@ private func properties(_ list: OpaquePointer?) -> [String: String] {
     guard let list else { return [:] }
     var entries: [String: String] = [:]
     var state: UnsafeMutableRawPointer?
-    while let key = pa_proplist_iterate(list, &state) {
-        if let value = pa_proplist_gets(list, key) { entries[String(cString: key)] = String(cString: value) }
+    while let key = quaver_pa_proplist_iterate(list, &state) {
+        if let value = quaver_pa_proplist_gets(list, key) { entries[String(cString: key)] = String(cString: value) }
     }
     return entries
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ControlAPI
 import DBus
+import Glibc
 import QuaverClient
 
 struct Output: ParsableCommand {
@@ -34,7 +35,7 @@ struct Output: ParsableCommand {
 
     /// `▶ name  description` per sink, then what is chosen.
     static func show(_ client: QuaverClient) throws {
-        let outputs = try client.outputs()
+        let outputs = try listedOutputs(client)
         for output in outputs {
             guard let fields = output.arrayValue, fields.count == 4, let name = fields[0].stringValue else { continue }
             let ours = fields[2].boolValue == true, available = fields[3].boolValue != false
@@ -43,5 +44,16 @@ struct Output: ParsableCommand {
         if outputs.isEmpty { Terminal.line("no sound server outputs seen") }
         let chosen = try client.chosenOutput()
         Terminal.line(chosen.isEmpty ? "following the default output" : "chosen: \(chosen)")
+    }
+
+    /// The outputs; an empty list is read again for up to a second: a daemon that has played nothing yet connects to
+    /// the sound server when first asked, and lists its sinks a moment later.
+    private static func listedOutputs(_ client: QuaverClient) throws -> [DBusValue] {
+        var outputs = try client.outputs()
+        for _ in 0..<20 where outputs.isEmpty {
+            usleep(50_000)
+            outputs = try client.outputs()
+        }
+        return outputs
     }
 }

@@ -39,6 +39,16 @@ final class SoundServerConnectionTests: XCTestCase {
         XCTAssertEqual(sinkNames, ["a"])
     }
 
+    /// `.listed` comes once, after every sink and the default sink the server had (SetOutput waits for it).
+    func testTheEndOfTheFirstListsIsMarked() {
+        XCTAssertTrue(pump(until: { self.changes.contains(.listed) }, timeout: 10), "\(changes)")
+        let listed = changes.firstIndex(of: .listed) ?? 0
+        XCTAssertEqual(changes.first, .connected)
+        XCTAssertTrue(changes[..<listed].contains(.defaultSink(name: "a")), "\(changes)")
+        XCTAssertEqual(changes[..<listed].compactMap { if case .sink(let sink) = $0 { return sink.name } else { return nil } }, ["a"])
+        XCTAssertEqual(changes.filter { $0 == .listed }.count, 1)
+    }
+
     func testFollowsAPlaybackStreamWithItsProperties() throws {
         XCTAssertTrue(pump(until: { self.changes.contains(.connected) }, timeout: 10))
         let player = try pulse.paplay(["--property=media.role=event", tone.path])
