@@ -43,6 +43,9 @@ let package = Package(
         // libsqlite3's header (libsqlite3-dev), its library loaded on first use (dlopen): see CSQLite.h.
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
+        // GStreamer's pbutils, app, audio and base libraries (their headers come with CGStreamer's), loaded with gst_init
+        // (dlopen): see CGStreamerLibraries.h.
+        .target(name: "CGStreamerLibraries", dependencies: ["CGStreamer"], linkerSettings: [.linkedLibrary("dl")]),
         // libcurl's headers (libcurl4-openssl-dev), its library loaded on first use (dlopen): see CCurl.h.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         // fallocate(2), which Swift's Glibc hides: the media cache gives back what it no longer keeps.
@@ -50,7 +53,7 @@ let package = Package(
 
         .target(name: "EventLoop", dependencies: ["CGLib", "CShims"], swiftSettings: v5),
         .target(name: "DBus", dependencies: ["CDBus", "CShims", "EventLoop", "PublicText"], swiftSettings: v5),
-        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerLibraries", "CGLib", "CShims", "EventLoop"], swiftSettings: v5),
         .target(name: "RemoteMedia", dependencies: ["BaseDirectories", "CCurl", "CFileSpace", "EventLoop", "PublicText"], swiftSettings: v5),
         .target(name: "PulseAudio", dependencies: ["CPulse", "EventLoop"], swiftSettings: v5),
         // SQLite databases (the library index, the listening history): connections, statements, migrations.

@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerLibraries
 import CGLib
 
 /// An `appsink` element the application takes samples from (gstappsink.h), without ever waiting for one.
@@ -8,7 +9,7 @@ public final class AppSink {
     /// Wraps `element` if it is an appsink (`gst_app_sink_get_type`).
     public init?(_ element: Element) {
         let instance = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GTypeInstance.self)
-        guard g_type_check_instance_is_a(instance, gst_app_sink_get_type()) != 0 else { return nil }
+        guard g_type_check_instance_is_a(instance, quaver_gst_app_sink_get_type()) != 0 else { return nil }
         self.element = element
     }
 
@@ -19,7 +20,7 @@ public final class AppSink {
     /// The bytes of the oldest sample waiting, copied out; `nil` when none is waiting right now
     /// (`gst_app_sink_try_pull_sample` with no timeout, `gst_buffer_extract`). Any thread.
     public func takeWaiting() -> [UInt8]? {
-        guard let sample = gst_app_sink_try_pull_sample(appsink, 0) else { return nil }
+        guard let sample = quaver_gst_app_sink_try_pull_sample(appsink, 0) else { return nil }
         defer { gst_sample_unref(sample) }
         guard let buffer = gst_sample_get_buffer(sample) else { return [] }
         let size = Int(gst_buffer_get_size(buffer))
@@ -29,5 +30,5 @@ public final class AppSink {
     }
 
     /// Every sample has been taken and the stream ended (`gst_app_sink_is_eos`).
-    public var isDrained: Bool { gst_app_sink_is_eos(appsink) != 0 }
+    public var isDrained: Bool { quaver_gst_app_sink_is_eos(appsink) != 0 }
 }

@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerLibraries
 import CGLib
 
 /// An `appsrc` element that the application feeds (gstappsrc.h). In random-access mode
@@ -11,7 +12,7 @@ public final class AppSource {
     /// Wraps `element` if it is an appsrc (`gst_app_src_get_type`), e.g. playbin's source for `appsrc://`.
     public init?(_ element: Element) {
         let instance = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GTypeInstance.self)
-        guard g_type_check_instance_is_a(instance, gst_app_src_get_type()) != 0 else { return nil }
+        guard g_type_check_instance_is_a(instance, quaver_gst_app_src_get_type()) != 0 else { return nil }
         self.element = element
     }
 
@@ -23,8 +24,8 @@ public final class AppSource {
     /// appsrc's `format` is left at its default, bytes: setting it once the source has started (the size may be
     /// known only then) is refused by GstBaseSrc with a critical warning.
     public func configureRandomAccess(size: UInt64) {
-        gst_app_src_set_stream_type(appsrc, GST_APP_STREAM_TYPE_RANDOM_ACCESS)
-        gst_app_src_set_size(appsrc, gint64(size))
+        quaver_gst_app_src_set_stream_type(appsrc, GST_APP_STREAM_TYPE_RANDOM_ACCESS)
+        quaver_gst_app_src_set_size(appsrc, gint64(size))
     }
 
     /// Installs the callbacks (`gst_app_src_set_callbacks`); they hold `handler` until the element goes.
@@ -36,7 +37,7 @@ public final class AppSource {
         callbacks.seek_data = { _, offset, data in
             Unmanaged<AppSourceHandler>.fromOpaque(data!).takeUnretainedValue().seekData(UInt64(offset)) ? 1 : 0
         }
-        gst_app_src_set_callbacks(appsrc, &callbacks, Unmanaged.passRetained(handler).toOpaque(),
+        quaver_gst_app_src_set_callbacks(appsrc, &callbacks, Unmanaged.passRetained(handler).toOpaque(),
                                   { data in Unmanaged<AppSourceHandler>.fromOpaque(data!).release() })
     }
 
@@ -45,12 +46,12 @@ public final class AppSource {
     public func push(_ bytes: UnsafeRawBufferPointer) {
         guard let buffer = gst_buffer_new_allocate(nil, gsize(bytes.count), nil) else { return }
         gst_buffer_fill(buffer, 0, bytes.baseAddress, gsize(bytes.count))
-        _ = gst_app_src_push_buffer(appsrc, buffer)
+        _ = quaver_gst_app_src_push_buffer(appsrc, buffer)
     }
 
     /// `gst_app_src_end_of_stream`.
     public func endOfStream() {
-        _ = gst_app_src_end_of_stream(appsrc)
+        _ = quaver_gst_app_src_end_of_stream(appsrc)
     }
 }
 

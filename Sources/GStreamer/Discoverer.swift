@@ -1,5 +1,6 @@
 import CGLib
 import CGStreamer
+import CGStreamerLibraries
 import EventLoop
 import Dispatch
 import FoundationEssentials
@@ -85,7 +86,7 @@ private final class Worker: @unchecked Sendable {
         do { made = try makeGstDiscoverer(timeout: timeout) } catch { return started(error) }
         discoverer = made
         connectDiscovered(made)
-        gst_discoverer_start(made)  // its pipelines now run from this thread's context
+        quaver_gst_discoverer_start(made)  // its pipelines now run from this thread's context
         started(nil)
         g_main_loop_run(loop)
     }
@@ -93,7 +94,7 @@ private final class Worker: @unchecked Sendable {
     func discover(_ uri: String, _ done: @escaping (DiscoveredMedia?) -> Void) {
         guard let discoverer else { return done(nil) }
         completion = done
-        if gst_discoverer_discover_uri_async(discoverer, uri) == 0 { finish(nil) }
+        if quaver_gst_discoverer_discover_uri_async(discoverer, uri) == 0 { finish(nil) }
     }
 
     /// The discoverer is stopped only when idle: GStreamer 1.22's `gst_discoverer_stop` sets a pipeline
@@ -105,7 +106,7 @@ private final class Worker: @unchecked Sendable {
         if let discoverer {
             g_signal_handler_disconnect(discoverer, handler)
             if completion == nil {
-                gst_discoverer_stop(discoverer)
+                quaver_gst_discoverer_stop(discoverer)
                 g_object_unref(discoverer)
             }
         }
@@ -150,7 +151,7 @@ private final class Worker: @unchecked Sendable {
 func makeGstDiscoverer(timeout: Duration) throws(GStreamerError) -> UnsafeMutablePointer<GstDiscoverer> {
     let accepted = min(max(timeout, .seconds(1)), .seconds(3600))
     var error: UnsafeMutablePointer<GError>?
-    guard let made = gst_discoverer_new(GstClockTime(accepted.nanoseconds), &error) else {
+    guard let made = quaver_gst_discoverer_new(GstClockTime(accepted.nanoseconds), &error) else {
         throw error.map { GStreamerError(taking: $0, debug: nil) }
             ?? GStreamerError(domain: .other("discoverer"), code: 0, message: "cannot make a GstDiscoverer")
     }
@@ -161,18 +162,18 @@ extension DiscoveredMedia {
     /// What a finished discovery found, or nil when it did not succeed (`GST_DISCOVERER_OK`): a timeout,
     /// a missing plugin, a file that is not media.
     init?(readable info: OpaquePointer) {
-        guard gst_discoverer_info_get_result(info) == GST_DISCOVERER_OK else { return nil }
+        guard quaver_gst_discoverer_info_get_result(info) == GST_DISCOVERER_OK else { return nil }
         var container: TagList?
-        if let top = gst_discoverer_info_get_stream_info(info) {
-            container = Self.copy(gst_discoverer_stream_info_get_tags(top))
+        if let top = quaver_gst_discoverer_info_get_stream_info(info) {
+            container = Self.copy(quaver_gst_discoverer_stream_info_get_tags(top))
             g_object_unref(UnsafeMutableRawPointer(top))  // gst_discoverer_stream_info_unref is a macro
         }
         var audio: TagList?
-        if let streams = gst_discoverer_info_get_audio_streams(info) {
-            audio = Self.copy(gst_discoverer_stream_info_get_tags(OpaquePointer(streams.pointee.data)))
-            gst_discoverer_stream_info_list_free(streams)
+        if let streams = quaver_gst_discoverer_info_get_audio_streams(info) {
+            audio = Self.copy(quaver_gst_discoverer_stream_info_get_tags(OpaquePointer(streams.pointee.data)))
+            quaver_gst_discoverer_stream_info_list_free(streams)
         }
-        let nanoseconds = gst_discoverer_info_get_duration(info)
+        let nanoseconds = quaver_gst_discoverer_info_get_duration(info)
         let known = nanoseconds != 0 && nanoseconds != UInt64.max  // GST_CLOCK_TIME_NONE
         self.init(containerTags: container, audioTags: audio, duration: known ? .nanoseconds(Int64(nanoseconds)) : nil)
     }

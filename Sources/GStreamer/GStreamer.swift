@@ -5,9 +5,11 @@
 //
 // Handles GStreamer reference-counts are classes that unref in `deinit`; registrations (bus watch,
 // signal handler) return guards that unregister when released.
-// A wrapper: it owns every GStreamer call; may import CGStreamer, CGLib, CShims, EventLoop and Foundation.
+// A wrapper: it owns every GStreamer call; may import CGStreamer, CGStreamerLibraries, CGLib, CShims, EventLoop and Foundation.
 import CGStreamer
+import CGStreamerLibraries
 import CGLib
+import Glibc
 
 public enum GStreamer {
     /// Calls `gst_init` once per process. Safe to call from any thread, any number of times. The wrapper's entry
@@ -40,8 +42,18 @@ public enum GStreamer {
 
     private static let initialized: Bool = {
         gst_init(nil, nil)
+        loadLibraries()
         return true
     }()
+
+    /// pbutils, app, audio and base (`CGStreamerLibraries`), which the program does not link: what needs them runs
+    /// after `gst_init`. They come with GStreamer's base plugins, which the package depends on; without them nothing
+    /// could play, and quaverd stops with the reason, as it did when they were linked and missing.
+    private static func loadLibraries() {
+        guard quaver_gst_libraries_load() != 1 else { return }
+        fputs("quaverd: \(String(cString: quaver_gst_libraries_load_error()))\n", stderr)
+        exit(1)
+    }
 
     /// Chooses the http elements' libsoup before an element that may make one is given `uri` (`Element.set("uri",
     /// …)`, `Discoverer.discover`). libsoup 2.4 is loaded after `gst_init`, not before: a registry scanned inside

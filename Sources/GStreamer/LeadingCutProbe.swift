@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerLibraries
 import CGLib
 import Synchronization
 
@@ -101,7 +102,7 @@ private final class CutState {
               let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
               let audio = Self.audioInfo(of: pad) else { return GST_PAD_PROBE_OK }
         let size = gst_buffer_get_size(buffer)
-        guard let kept = gst_audio_buffer_clip(buffer, &segment, audio.rate, audio.bpf) else {
+        guard let kept = quaver_gst_audio_buffer_clip(buffer, &segment, audio.rate, audio.bpf) else {
             info.pointee.data = nil  // clip released it
             return GST_PAD_PROBE_HANDLED
         }
@@ -114,6 +115,6 @@ private final class CutState {
         guard let caps = gst_pad_get_current_caps(pad) else { return nil }
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
         var info = GstAudioInfo()
-        return gst_audio_info_from_caps(&info, caps) != 0 ? info : nil
+        return quaver_gst_audio_info_from_caps(&info, caps) != 0 ? info : nil
     }
 }

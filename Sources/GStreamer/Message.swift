@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerLibraries
 import CGLib
 
 /// A `GstMessage` we hold a reference to; `gst_message_unref` when released.
@@ -101,8 +102,8 @@ public final class Message {
 
     /// Element messages: only "missing-plugin" (`gst_is_missing_plugin_message`) matters to us.
     private func parseElementMessage() -> MessageKind {
-        guard gst_is_missing_plugin_message(pointer) != 0 else { return .other }
-        guard let text = gst_missing_plugin_message_get_description(pointer) else { return .missingPlugin("") }
+        guard quaver_gst_is_missing_plugin_message(pointer) != 0 else { return .other }
+        guard let text = quaver_gst_missing_plugin_message_get_description(pointer) else { return .missingPlugin("") }
         defer { g_free(text) }
         return .missingPlugin(String(cString: text))
     }

@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerLibraries
 import CGLib
 
 /// Lets the caller change the samples of the buffers that pass an element's pad, in place (a buffer probe,
@@ -44,8 +45,8 @@ public final class SampleRewriteProbe {
         guard let caps = gst_pad_get_current_caps(pad) else { return nil }
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
         var info = GstAudioInfo()
-        guard gst_audio_info_from_caps(&info, caps) != 0, info.layout == GST_AUDIO_LAYOUT_INTERLEAVED,
-              let formatInfo = info.finfo, let name = gst_audio_format_to_string(formatInfo.pointee.format) else { return nil }
+        guard quaver_gst_audio_info_from_caps(&info, caps) != 0, info.layout == GST_AUDIO_LAYOUT_INTERLEAVED,
+              let formatInfo = info.finfo, let name = quaver_gst_audio_format_to_string(formatInfo.pointee.format) else { return nil }
         return RawAudioFormat(format: String(cString: name), rate: Int(info.rate), channels: Int(info.channels))
     }
 

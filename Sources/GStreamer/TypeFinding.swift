@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerLibraries
 import CGLib
 
 /// What bytes are, by GStreamer's type finders: those of every installed plugin, as playbin uses them
@@ -10,7 +11,7 @@ public enum TypeFinding {
         GStreamer.initialize()
         var probability = GST_TYPE_FIND_NONE
         let found = bytes.withUnsafeBufferPointer { buffer in
-            gst_type_find_helper_for_data(nil, buffer.baseAddress, gsize(buffer.count), &probability)
+            quaver_gst_type_find_helper_for_data(nil, buffer.baseAddress, gsize(buffer.count), &probability)
         }
         guard let caps = found else { return nil }
         defer { gst_caps_unref(caps) }

@@ -37,7 +37,8 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(try field("Version"), version + "\n")
         let depends = try field("Depends")
         for package in ["gstreamer1.0-plugins-base", "gstreamer1.0-plugins-good", "libsoup2.4-1", "gstreamer1.0-pulseaudio",
-                        "libdbus-1-3", "libpulse0", "libgstreamer1.0-0", "libc6", "libsqlite3-0", "libcurl4"] {
+                        "libdbus-1-3", "libpulse0", "libpulse-mainloop-glib0", "libgstreamer1.0-0", "libgstreamer-plugins-base1.0-0",
+                        "libc6", "libsqlite3-0", "libcurl4"] {
             XCTAssertTrue(depends.contains(package), "Depends lacks \(package): \(depends)")
         }
         let recommends = try field("Recommends")

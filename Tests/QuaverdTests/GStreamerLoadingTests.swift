@@ -4,8 +4,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// GStreamer (`gst_init` and its plugin registry) and playbin with its sink are made by the first load, not at
-/// start-up: a daemon that has loaded nothing holds neither (docs/reliability.md, "Memory at rest").
+/// GStreamer (`gst_init` and its plugin registry, and the pbutils, app, audio and base libraries loaded with it) and
+/// playbin with its sink are made by the first load, not at start-up: a daemon that has loaded nothing holds neither
+/// (docs/reliability.md, "Memory at rest").
 final class GStreamerLoadingTests: XCTestCase {
     /// Fails when start-up builds playbin (its plugin, libgstplayback, is then mapped at rest) or runs `gst_init`
     /// (which writes the registry GST_REGISTRY names when there is none) for SupportedMimeTypes or the equaliser.
@@ -20,12 +21,16 @@ final class GStreamerLoadingTests: XCTestCase {
         XCTAssertNotNil(try daemon.getAll(ControlAPI.quaverInterface)["Equalizer"], "the equaliser, told from what was kept")
         let atRest = try RadioStormTests.loadedLibraries(of: daemon.process.pid)
         XCTAssertFalse(atRest.contains { $0.contains("/gstreamer-1.0/") }, atRest.joined(separator: "\n"))
+        // pbutils, app, audio and base are loaded with gst_init, not linked (CGStreamerLibraries), nor what they bring.
+        let helpers = ["libgstpbutils-1.0", "libgstapp-1.0", "libgstaudio-1.0", "libgstbase-1.0", "libgstvideo-1.0"]
+        XCTAssertFalse(atRest.contains { library in helpers.contains { library.contains($0) } }, atRest.joined(separator: "\n"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: registry.path), "gst_init ran at start-up")
 
         try daemon.call("OpenUri", [.string(Media.uri(try Media.longTone()))])
         daemon.waitUntil("playing", timeout: 60) { daemon.status == "Playing" && daemon.positionSeconds > 0.2 }
         let playing = try RadioStormTests.loadedLibraries(of: daemon.process.pid)
         XCTAssertTrue(playing.contains { $0.hasSuffix("/libgstplayback.so") }, playing.joined(separator: "\n"))
+        XCTAssertTrue(helpers.allSatisfy { helper in playing.contains { $0.contains(helper) } }, playing.joined(separator: "\n"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: registry.path), "gst_init ran for the load")
     }
 
