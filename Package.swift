@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, each using only those above it (docs/ARCHITECTURE.md, "Layers"):
-//   C interop   CDBus, CGLib, CGStreamer (system libraries), CCurl, CSQLite and CPulse (libcurl, libsqlite3, libpulse, loaded on first use),
+//   C interop   CDBus, CGLib, CGStreamer (system libraries), CCurl, CSQLite, CPulse and CGStreamerLibraries (libcurl,
+//               libsqlite3, libpulse, GStreamer's pbutils and app, loaded on first use through CLibraryLoader),
 //               CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
 //               PulseAudio (libpulse: the sound server's objects and their changes), SQLite (libsqlite3),
@@ -38,16 +39,19 @@ let package = Package(
                        providers: [.apt(["libglib2.0-dev"])]),
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        // A shared library opened on first use (dlopen), for the loaders of libsqlite3, libcurl, libpulse and GStreamer's
+        // pbutils and app below and CTagLibLoader's.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
         // libpulse's headers (libpulse-dev), the library loaded on first use (dlopen): see CPulse.h.
-        .target(name: "CPulse", dependencies: ["CGLib"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CPulse", dependencies: ["CGLib", "CLibraryLoader"]),
         // libsqlite3's header (libsqlite3-dev), its library loaded on first use (dlopen): see CSQLite.h.
-        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSQLite", dependencies: ["CLibraryLoader"]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
         // GStreamer's pbutils, app, audio and base libraries (their headers come with CGStreamer's), loaded with gst_init
         // (dlopen): see CGStreamerLibraries.h.
-        .target(name: "CGStreamerLibraries", dependencies: ["CGStreamer"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CGStreamerLibraries", dependencies: ["CGStreamer", "CLibraryLoader"]),
         // libcurl's headers (libcurl4-openssl-dev), its library loaded on first use (dlopen): see CCurl.h.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         // fallocate(2), which Swift's Glibc hides: the media cache gives back what it no longer keeps.
         .target(name: "CFileSpace"),
 
@@ -62,7 +66,7 @@ let package = Package(
         // CTagLib is built into libquaver-taglib.so (libtag and libstdc++ come with it), which CTagLibLoader loads
         // at the first tag read: no program links it.
         .target(name: "CTagLib", linkerSettings: [.linkedLibrary("tag")]),
-        .target(name: "CTagLibLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CTagLibLoader", dependencies: ["CLibraryLoader"]),
         .target(name: "TagLib", dependencies: ["CTagLibLoader"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.

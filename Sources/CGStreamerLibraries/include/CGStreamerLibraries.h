@@ -22,8 +22,9 @@ int quaver_gst_libraries_load(void);
 const char *quaver_gst_libraries_load_error(void);
 
 /* The functions Quaver uses, each as X(result type, name without gst_, parameters, arguments): the loader finds
-   gst_<name> and quaver_gst_<name> calls it. */
-#define QUAVER_GST_LIBRARY_FUNCTIONS(X) \
+   gst_<name> and quaver_gst_<name> calls it. Those of pbutils, audio and base are found through libgstpbutils, which
+   links the other two; those of app through libgstapp. */
+#define QUAVER_GST_PBUTILS_FUNCTIONS(X) \
     X(GstDiscoverer *, discoverer_new, (GstClockTime timeout, GError **error), (timeout, error)) \
     X(void, discoverer_start, (GstDiscoverer *discoverer), (discoverer)) \
     X(void, discoverer_stop, (GstDiscoverer *discoverer), (discoverer)) \
@@ -36,6 +37,14 @@ const char *quaver_gst_libraries_load_error(void);
     X(void, discoverer_stream_info_list_free, (GList *infos), (infos)) \
     X(gboolean, is_missing_plugin_message, (GstMessage *message), (message)) \
     X(gchar *, missing_plugin_message_get_description, (GstMessage *message), (message)) \
+    X(gboolean, audio_info_from_caps, (GstAudioInfo *info, const GstCaps *caps), (info, caps)) \
+    X(GstBuffer *, audio_buffer_clip, (GstBuffer *buffer, const GstSegment *segment, gint rate, gint bpf), \
+      (buffer, segment, rate, bpf)) \
+    X(const gchar *, audio_format_to_string, (GstAudioFormat format), (format)) \
+    X(GstCaps *, type_find_helper_for_data, (GstObject *object, const guint8 *data, gsize size, \
+      GstTypeFindProbability *probability), (object, data, size, probability))
+
+#define QUAVER_GST_APP_FUNCTIONS(X) \
     X(GType, app_src_get_type, (void), ()) \
     X(void, app_src_set_stream_type, (GstAppSrc *source, GstAppStreamType type), (source, type)) \
     X(void, app_src_set_size, (GstAppSrc *source, gint64 size), (source, size)) \
@@ -45,16 +54,11 @@ const char *quaver_gst_libraries_load_error(void);
     X(GstFlowReturn, app_src_end_of_stream, (GstAppSrc *source), (source)) \
     X(GType, app_sink_get_type, (void), ()) \
     X(GstSample *, app_sink_try_pull_sample, (GstAppSink *sink, GstClockTime timeout), (sink, timeout)) \
-    X(gboolean, app_sink_is_eos, (GstAppSink *sink), (sink)) \
-    X(gboolean, audio_info_from_caps, (GstAudioInfo *info, const GstCaps *caps), (info, caps)) \
-    X(GstBuffer *, audio_buffer_clip, (GstBuffer *buffer, const GstSegment *segment, gint rate, gint bpf), \
-      (buffer, segment, rate, bpf)) \
-    X(const gchar *, audio_format_to_string, (GstAudioFormat format), (format)) \
-    X(GstCaps *, type_find_helper_for_data, (GstObject *object, const guint8 *data, gsize size, \
-      GstTypeFindProbability *probability), (object, data, size, probability))
+    X(gboolean, app_sink_is_eos, (GstAppSink *sink), (sink))
 
 #define QUAVER_GST_LIBRARY_DECLARE(result, name, parameters, arguments) result quaver_gst_##name parameters;
-QUAVER_GST_LIBRARY_FUNCTIONS(QUAVER_GST_LIBRARY_DECLARE)
+QUAVER_GST_PBUTILS_FUNCTIONS(QUAVER_GST_LIBRARY_DECLARE)
+QUAVER_GST_APP_FUNCTIONS(QUAVER_GST_LIBRARY_DECLARE)
 #undef QUAVER_GST_LIBRARY_DECLARE
 
 #endif
