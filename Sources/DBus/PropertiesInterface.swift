@@ -42,7 +42,7 @@ struct PropertiesInterface {
             try ValueWriter.appendVariantDictionary(to: reply.raw) { dictionary in
                 for property in properties {
                     guard let value = try? value(of: property) else { continue }
-                    guard ![value].areLarge else { throw LargeValue() }
+                    guard !value.isLarge else { throw LargeValue() }
                     try ValueWriter.appendEntry(property.name, property.type, value, to: &dictionary)
                 }
             }

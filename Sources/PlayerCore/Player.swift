@@ -176,11 +176,15 @@ public final class Player {
         return can
     }
 
-    public var canGoNext: Bool { capabilities.canGoNext }
+    // Each of these is one property of GetAll(Player): each asks only what it needs, not the whole `capabilities`.
+    public var canGoNext: Bool {
+        guard let current = currentTrackID, queue.contains(current) else { return false }
+        return order.hasNext(after: current, wrap: loopMode == .playlist, in: queue)
+    }
     public var canGoPrevious: Bool { capabilities.canGoPrevious }
-    public var canPlay: Bool { capabilities.canPlay }
-    public var canPause: Bool { capabilities.canPause }
-    public var canSeek: Bool { capabilities.canSeek }
+    public var canPlay: Bool { currentTrackID.map(queue.contains) ?? false }
+    public var canPause: Bool { canPlay }
+    public var canSeek: Bool { currentTrackID.flatMap(queue.isSeekable).flatMap { $0 } == true }
 
     // MARK: Change batching
 
