@@ -27,24 +27,6 @@ extension DBusValue {
         default: return false
         }
     }
-
-    /// Whether this value's signature is valid as one complete type without asking libdbus: a basic type, or an
-    /// array or dictionary of one-code types (`as`, `ao`, `a{sv}`: what replies hold). A `Signature` of one code
-    /// is one complete type already (validated when made, or read from libdbus); a dictionary's key is checked
-    /// to be basic when the dictionary is written. libdbus validates a signature through a list whose every
-    /// link takes a global lock: six validations were 7 000 instructions of each GetAll(Player).
-    var hasOneLevelSignature: Bool {
-        switch self {
-        case .array(let element, _): return element.isOneCode
-        case .dictionary(let key, let value, _): return key.isOneCode && value.isOneCode
-        case .structure: return false
-        default: return true
-        }
-    }
-}
-
-extension Signature {
-    var isOneCode: Bool { rawValue.utf8.count == 1 }
 }
 
 /// Appends values through `DBusMessageIter` (the variadic `dbus_message_append_args` is not callable), each
@@ -69,10 +51,11 @@ enum ValueWriter {
     /// One `{name: <value in a variant of type>}` entry of the `a{sv}` open at `dictionary`. `type` is a
     /// single complete type (`InterfaceDescription.Property` holds it to that) and `value` has it.
     static func appendEntry(_ name: String, _ type: Signature, _ value: DBusValue, to dictionary: inout DBusMessageIter) throws {
-        try Names.checkString(name)
         try container(TypeCode.dictEntry, nil, &dictionary) { entry in
-            try text(name, TypeCode.string, &entry)
-            try container(TypeCode.variant, type.rawValue, &entry) { variant in try append(value, to: &variant) }
+            try string(name, &entry)
+            try type.rawValue.withCString { signature in
+                try container(TypeCode.variant, signature, &entry) { variant in try append(value, to: &variant) }
+            }
         }
     }
 
@@ -80,7 +63,7 @@ enum ValueWriter {
     static func appendVariantDictionary(to message: OpaquePointer, _ body: (inout DBusMessageIter) throws -> Void) throws {
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
-        try container(TypeCode.array, "{sv}", &iter, body)
+        try "{sv}".withCString { try container(TypeCode.array, $0, &iter, body) }
     }
 
     private static func append(_ value: DBusValue, to iter: inout DBusMessageIter) throws {
@@ -94,25 +77,27 @@ enum ValueWriter {
         case .int64(let v): try basic(v, TypeCode.int64, &iter)
         case .uint64(let v): try basic(v, TypeCode.uint64, &iter)
         case .double(let v): try basic(v, TypeCode.double, &iter)
-        case .string(let s):
-            try Names.checkString(s)
-            try text(s, TypeCode.string, &iter)
+        case .string(let s): try string(s, &iter)
         case .objectPath(let p): try text(p.rawValue, TypeCode.objectPath, &iter)  // validated when made
         case .signature(let s): try text(s.rawValue, TypeCode.signature, &iter)
         case .array(let element, let elements):
             try checkSingle(element)
-            try container(TypeCode.array, element.rawValue, &iter) { sub in
-                for e in elements {
-                    guard e.hasSignature(element.rawValue) else {
-                        throw DBusError.invalidArgs("array of '\(element)' holds a '\(e.signature)'")
+            try element.rawValue.withCString { signature in
+                try container(TypeCode.array, signature, &iter) { sub in
+                    for e in elements {
+                        guard e.hasSignature(element.rawValue) else {
+                            throw DBusError.invalidArgs("array of '\(element)' holds a '\(e.signature)'")
+                        }
+                        try append(e, to: &sub)
                     }
-                    try append(e, to: &sub)
                 }
             }
         case .dictionary(let key, let valueType, let entries):
             try checkDictionary(key, valueType)
-            try container(TypeCode.array, "{" + key.rawValue + valueType.rawValue + "}", &iter) { sub in
-                for entry in entries { try append(entry, key, valueType, to: &sub) }
+            try withEntrySignature(key, valueType) { signature in
+                try container(TypeCode.array, signature, &iter) { sub in
+                    for entry in entries { try append(entry, key, valueType, to: &sub) }
+                }
             }
         case .structure(let fields):
             guard !fields.isEmpty else { throw emptyStructure }
@@ -120,13 +105,9 @@ enum ValueWriter {
                 for field in fields { try append(field, to: &sub) }
             }
         case .variant(let inner):
-            // libdbus checks the contained signature too, by aborting: a container's (an array's element
-            // type, a structure's fields, the depth) is ours to check first; one type code is always valid.
-            let signature = inner.signatureText
-            guard inner.hasOneLevelSignature || Names.isValid(signature, dbus_signature_validate_single) else {
-                throw notSingle(signature)
+            try withVariantSignature(of: inner) { signature in
+                try container(TypeCode.variant, signature, &iter) { sub in try append(inner, to: &sub) }
             }
-            try container(TypeCode.variant, signature, &iter) { sub in try append(inner, to: &sub) }
         case .unixFD:
             throw DBusError.notSupported("sending unix file descriptors is not supported")
         }
@@ -154,7 +135,22 @@ enum ValueWriter {
     }
 
     private static func checkSingle(_ signature: Signature) throws {
-        guard signature.isOneCode || signature.isSingleCompleteType else { throw notSingle(signature.rawValue) }
+        guard signature.oneCode != nil || signature.isSingleCompleteType else { throw notSingle(signature.rawValue) }
+    }
+
+    /// libdbus checks a variant's signature too, by aborting: a container's (an array's element type, a
+    /// structure's fields, the depth) is ours to check first; one level deep it is valid (`ShortSignature`).
+    private static func withVariantSignature(of inner: DBusValue, _ body: (UnsafePointer<CChar>) throws -> Void) throws {
+        if let short = ShortSignature(of: inner) { return try short.withCString(body) }
+        let signature = inner.signatureText
+        guard Names.isValid(signature, dbus_signature_validate_single) else { throw notSingle(signature) }
+        try signature.withCString(body)
+    }
+
+    private static func withEntrySignature(_ key: Signature, _ valueType: Signature,
+                                           _ body: (UnsafePointer<CChar>) throws -> Void) throws {
+        if let short = ShortSignature(entryOf: key, valueType) { return try short.withCString(body) }
+        try ("{" + key.rawValue + valueType.rawValue + "}").withCString(body)
     }
 
     private static let emptyStructure = DBusError.invalidArgs("empty structures are not allowed")
@@ -176,13 +172,22 @@ enum ValueWriter {
         guard ok != 0 else { throw outOfMemory }
     }
 
-    private static func container(_ type: Int32, _ signature: String?, _ iter: inout DBusMessageIter,
+    /// A string, refused if it holds a NUL (`Names.checkString` says why that is the only check), found by
+    /// `strlen` on the C string being written rather than by a pass of its own.
+    private static func string(_ string: String, _ iter: inout DBusMessageIter) throws {
+        try string.withCString { pointer in
+            guard strlen(pointer) == string.utf8.count else { throw DBusError.invalidArgs("string contains NUL") }
+            var p: UnsafePointer<CChar>? = pointer
+            guard dbus_message_iter_append_basic(&iter, TypeCode.string, &p) != 0 else { throw outOfMemory }
+        }
+    }
+
+    /// `signature` (a C string, made without a `String` where it can be: `ShortSignature`) is the contained one
+    /// of a variant or an array, nil for a structure or a dictionary entry.
+    private static func container(_ type: Int32, _ signature: UnsafePointer<CChar>?, _ iter: inout DBusMessageIter,
                                   _ body: (inout DBusMessageIter) throws -> Void) throws {
         var sub = DBusMessageIter()
-        // withCString, not the implicit String-to-pointer conversion, which copies into a new array each time.
-        let opened: dbus_bool_t = signature.map { $0.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
-            ?? dbus_message_iter_open_container(&iter, type, nil, &sub)
-        guard opened != 0 else { throw outOfMemory }
+        guard dbus_message_iter_open_container(&iter, type, signature, &sub) != 0 else { throw outOfMemory }
         do { try body(&sub) } catch {
             dbus_message_iter_abandon_container(&iter, &sub)
             throw error
