@@ -91,7 +91,7 @@ struct PropertiesInterface {
 
     /// A getter's value, refused if it does not have the declared type (it would lie to every client).
     private func checked(_ value: DBusValue, of name: String, _ type: Signature) throws -> DBusValue {
-        guard value.hasSignature(type.rawValue) else {
+        guard value.hasSignature(type) else {
             throw DBusError.failed("Property \(name) produced '\(value.signature)', declared '\(type)'")
         }
         return value
@@ -115,7 +115,7 @@ struct PropertiesInterface {
         // The call's signature was checked as "ssv", so `argument` is a variant: compare what it holds.
         let value: DBusValue
         if case .variant(let inner) = argument { value = inner } else { value = argument }
-        guard value.hasSignature(property.type.rawValue) else {
+        guard value.hasSignature(property.type) else {
             throw DBusError.invalidArgs("Property \(property.name) has type '\(property.type)', got '\(value.signature)'")
         }
         try setter(value)

@@ -46,5 +46,5 @@ struct ShortSignature {
 
 extension Signature {
     /// The signature's one type code, or nil when it has more.
-    var oneCode: UInt8? { rawValue.utf8.count == 1 ? rawValue.utf8.first : nil }
+    var oneCode: UInt8? { oneCodeByte == 0 ? nil : oneCodeByte }
 }

@@ -72,6 +72,14 @@ public enum DBusValue: Equatable, Sendable {
         }
     }
 
+    /// `hasSignature` for a `Signature`, whose one code (when it has one) is kept: compared without the text.
+    func hasSignature(_ signature: Signature) -> Bool {
+        switch self {
+        case .array, .dictionary, .structure: return hasSignature(signature.rawValue)
+        default: return signature.oneCodeByte == typeCode
+        }
+    }
+
     /// Moves `index` past this value's signature in `bytes`; false if it is not there.
     private func matchSignature(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Bool {
         func take(_ text: String) -> Bool {
