@@ -164,22 +164,26 @@ public final class Player {
         return lastPosition
     }
 
+    /// No `Track` is built for it: the change batching compares it after every command and event.
     public var capabilities: PlayerCapabilities {
         var can = PlayerCapabilities()
-        // Asked five times by every GetAll(Player): no `Track` is built for it.
         guard let current = currentTrackID, let seekable = queue.isSeekable(current) else { return can }
         can.canPlay = true
         can.canPause = true
         can.canSeek = seekable == true
-        can.canGoNext = order.hasNext(after: current, wrap: loopMode == .playlist, in: queue)
+        can.canGoNext = hasNext(after: current)
         can.canGoPrevious = order.hasPrevious(before: current, wrap: loopMode == .playlist, in: queue)
         return can
+    }
+
+    private func hasNext(after current: TrackID) -> Bool {
+        order.hasNext(after: current, wrap: loopMode == .playlist, in: queue)
     }
 
     // Each of these is one property of GetAll(Player): each asks only what it needs, not the whole `capabilities`.
     public var canGoNext: Bool {
         guard let current = currentTrackID, queue.contains(current) else { return false }
-        return order.hasNext(after: current, wrap: loopMode == .playlist, in: queue)
+        return hasNext(after: current)
     }
     public var canGoPrevious: Bool { capabilities.canGoPrevious }
     public var canPlay: Bool { currentTrackID.map(queue.contains) ?? false }
