@@ -3,42 +3,67 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
-/* The libsqlite3 functions Quaver uses, found with dlsym. Set once under pthread_once, read-only after. */
+/* The libsqlite3 functions Quaver uses, found with dlsym. Written under `lock` while no connection holds the
+   library, read by the holders only (quaver_sqlite_load's lock orders those writes before their reads). */
 #define QUAVER_SQLITE_SLOT(result, name, parameters, arguments) result (*name) parameters;
 static struct { QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_SLOT) } api;
 
-static pthread_once_t load_once = PTHREAD_ONCE_INIT;
-static int loaded = 0;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static void *library = NULL;
+static int holders = 0;
 static char load_error[256] = "";
 
-static int find(void *library, const char *name, void **slot) {
+static int find(const char *name, void **slot) {
     *slot = dlsym(library, name);
     if (*slot) return 1;
     snprintf(load_error, sizeof load_error, "libsqlite3.so.0 lacks %s", name);
     return 0;
 }
 
-static void load(void) {
-    void *library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
+/* Under `lock`, with no holder. No sqlite3_shutdown: libsoup links libsqlite3 too, and shutting down an instance
+   another library may use is not ours to do; with every connection of ours closed SQLite holds no memory of its own
+   (its global mutexes are static, the one it allocates, sqlite3_initialize frees), so unmapping it leaks nothing. */
+static void unload(void) {
+    dlclose(library);
+    library = NULL;
+    memset(&api, 0, sizeof api);
+}
+
+/* Under `lock`, with no holder. */
+static int load(void) {
+    library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         snprintf(load_error, sizeof load_error, "cannot load libsqlite3.so.0: %s", dlerror());
-        return;
+        return 0;
     }
-#define QUAVER_SQLITE_FIND(result, name, parameters, arguments) && find(library, "sqlite3_" #name, (void **)&api.name)
-    /* The library stays mapped when one is missing: harmless, and unloading could race other users. */
-    loaded = 1 QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_FIND);
+#define QUAVER_SQLITE_FIND(result, name, parameters, arguments) && find("sqlite3_" #name, (void **)&api.name)
+    if (!(1 QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_FIND))) {
+        unload();
+        return 0;
+    }
     /* Before any connection (sqlite3_config works only before sqlite3_initialize, which the first open runs): with
        no page-cache buffer and no pages, SQLite allocates each connection's cache pages as they are needed instead
        of a first block of SQLITE_DEFAULT_PCACHE_INITSZ pages (20 of ~4.3 KiB on Debian) written through at once
        (docs/reliability.md, "Memory while playing"). sqlite3_config is variadic, so it is called here, in C. */
     int (*config)(int, ...) = (int (*)(int, ...))dlsym(library, "sqlite3_config");
-    if (loaded && config) config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
+    if (config) config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
+    return 1;
 }
 
 int quaver_sqlite_load(void) {
-    pthread_once(&load_once, load);
-    return loaded;
+    pthread_mutex_lock(&lock);
+    int held = library != NULL || load();
+    if (held) holders += 1;
+    pthread_mutex_unlock(&lock);
+    return held;
+}
+
+void quaver_sqlite_release(void) {
+    pthread_mutex_lock(&lock);
+    if (holders > 0 && --holders == 0) unload();
+    pthread_mutex_unlock(&lock);
 }
 
 const char *quaver_sqlite_load_error(void) { return load_error; }
