@@ -10,6 +10,7 @@ import Synchronization
 /// start on the history queue and changed on the loop first, so MPRIS metadata reads it without waiting; every
 /// change is then written on the history queue, one transaction each. When a track was first queued is kept in
 /// the file only, and taken from it once the track is played, skipped or rated. Listens also wait there for ListenBrainz (`onListen` tells the sender).
+/// The file is open only while the history queue has work (`onQueue`, `HistoryConnection.closeWhileIdle`).
 public final class HistoryRecorder: PlayerObserver {
     private let player: Player
     /// nil when the file could not be opened: nothing is kept, everything else works. Touched on `queue` only.
