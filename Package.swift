@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, each using only those above it (docs/ARCHITECTURE.md, "Layers"):
-//   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl and CSQLite (libcurl, libsqlite3, loaded on first use),
+//   C interop   CDBus, CGLib, CGStreamer, CPulse (system libraries), CCurl and CSQLite (libcurl, libsqlite3, loaded on first use
+//               through CLibraryLoader),
 //               CShims (macros and variadic C only)
 //   wrappers    EventLoop (GLib main loop), DBus (libdbus), GStreamer (playbin, bus, messages),
 //               PulseAudio (libpulse: the sound server's objects and their changes), SQLite (libsqlite3),
@@ -40,11 +41,13 @@ let package = Package(
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CPulse", pkgConfig: "libpulse-mainloop-glib",
                        providers: [.apt(["libpulse-dev"])]),
+        // A shared library opened on first use (dlopen), for the loaders of libsqlite3 and libcurl below and CTagLibLoader's.
+        .target(name: "CLibraryLoader", linkerSettings: [.linkedLibrary("dl")]),
         // libsqlite3's header (libsqlite3-dev), its library loaded on first use (dlopen): see CSQLite.h.
-        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSQLite", dependencies: ["CLibraryLoader"]),
         .target(name: "CShims", dependencies: ["CGLib", "CGStreamer", "CDBus"]),
         // libcurl's headers (libcurl4-openssl-dev), its library loaded on first use (dlopen): see CCurl.h.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         // fallocate(2), which Swift's Glibc hides: the media cache gives back what it no longer keeps.
         .target(name: "CFileSpace"),
 
@@ -59,7 +62,7 @@ let package = Package(
         // CTagLib is built into libquaver-taglib.so (libtag and libstdc++ come with it), which CTagLibLoader loads
         // at the first tag read: no program links it.
         .target(name: "CTagLib", linkerSettings: [.linkedLibrary("tag")]),
-        .target(name: "CTagLibLoader", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CTagLibLoader", dependencies: ["CLibraryLoader"]),
         .target(name: "TagLib", dependencies: ["CTagLibLoader"], swiftSettings: v5),
 
         // Text fit to show outside the daemon: credentials masked, length bounded. Pure Swift, no dependencies.

@@ -1,25 +1,42 @@
 #include "CSQLite.h"
 
+#include <CLibraryLoader.h>
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <string.h>
 
-/* The libsqlite3 functions Quaver uses, found with dlsym. Written under `lock` while no connection holds the
-   library, read by the holders only (quaver_sqlite_load's lock orders those writes before their reads). */
+/* The libsqlite3 functions Quaver uses: `call` names them, `found` is the same memory in the order of `names` (both
+   made from QUAVER_SQLITE_FUNCTIONS, then sqlite3_config, which is variadic and so called only here, in C). Written
+   under `lock` while no connection holds the library, read by the holders only (quaver_sqlite_load's lock orders
+   those writes before their reads). */
+#define QUAVER_SQLITE_NAME(result, name, parameters, arguments) "sqlite3_" #name,
+static const char *const names[] = {QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_NAME) "sqlite3_config"};
 #define QUAVER_SQLITE_SLOT(result, name, parameters, arguments) result (*name) parameters;
-static struct { QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_SLOT) } api;
+static union {
+    struct {
+        QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_SLOT)
+        int (*config)(int, ...);
+    } call;
+    void *found[sizeof names / sizeof names[0]];
+} api;
+_Static_assert(sizeof api.call == sizeof api.found, "one function pointer per name");
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static void *library = NULL;
 static int holders = 0;
 static char load_error[256] = "";
 
-static int find(const char *name, void **slot) {
-    *slot = dlsym(library, name);
-    if (*slot) return 1;
-    snprintf(load_error, sizeof load_error, "libsqlite3.so.0 lacks %s", name);
-    return 0;
+/* Under `lock`, with no holder. */
+static int load(void) {
+    static const char *const files[] = {"libsqlite3.so.0"};
+    if (!quaver_open_library_handle(files, 1, names, api.found, sizeof names / sizeof names[0], load_error,
+                                    sizeof load_error, &library)) return 0;
+    /* Before any connection (sqlite3_config works only before sqlite3_initialize, which the first open runs): with
+       no page-cache buffer and no pages, SQLite allocates each connection's cache pages as they are needed instead
+       of a first block of SQLITE_DEFAULT_PCACHE_INITSZ pages (20 of ~4.3 KiB on Debian) written through at once
+       (docs/reliability.md, "Memory while playing"). */
+    api.call.config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
+    return 1;
 }
 
 /* Under `lock`, with no holder. No sqlite3_shutdown: libsoup links libsqlite3 too, and shutting down an instance
@@ -29,27 +46,6 @@ static void unload(void) {
     dlclose(library);
     library = NULL;
     memset(&api, 0, sizeof api);
-}
-
-/* Under `lock`, with no holder. */
-static int load(void) {
-    library = dlopen("libsqlite3.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "cannot load libsqlite3.so.0: %s", dlerror());
-        return 0;
-    }
-#define QUAVER_SQLITE_FIND(result, name, parameters, arguments) && find("sqlite3_" #name, (void **)&api.name)
-    if (!(1 QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_FIND))) {
-        unload();
-        return 0;
-    }
-    /* Before any connection (sqlite3_config works only before sqlite3_initialize, which the first open runs): with
-       no page-cache buffer and no pages, SQLite allocates each connection's cache pages as they are needed instead
-       of a first block of SQLITE_DEFAULT_PCACHE_INITSZ pages (20 of ~4.3 KiB on Debian) written through at once
-       (docs/reliability.md, "Memory while playing"). sqlite3_config is variadic, so it is called here, in C. */
-    int (*config)(int, ...) = (int (*)(int, ...))dlsym(library, "sqlite3_config");
-    if (config) config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
-    return 1;
 }
 
 int quaver_sqlite_load(void) {
@@ -69,5 +65,5 @@ void quaver_sqlite_release(void) {
 const char *quaver_sqlite_load_error(void) { return load_error; }
 
 #define QUAVER_SQLITE_CALL(result, name, parameters, arguments) \
-    result quaver_sqlite3_##name parameters { return api.name arguments; }
+    result quaver_sqlite3_##name parameters { return api.call.name arguments; }
 QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_CALL)
