@@ -3,7 +3,8 @@
 
 /* A shared library opened on first use, for the loaders of libcurl, libsqlite3 and libquaver-taglib.so: a library
    the program does not link costs nothing resident until something needs it (docs/reliability.md). Each loader
-   calls this once, under its own pthread_once, and keeps what it found read-only after. */
+   calls this once, under its own pthread_once, and keeps what it found read-only after; CSQLite's calls it again
+   under its own lock after each unload. */
 
 /* Opens the first of `files` that dlopen loads (RTLD_NOW | RTLD_LOCAL; glibc expands $ORIGIN to the running
    program's folder), then finds each of `names` into the same place of `found`. 1 on success; otherwise 0, with
