@@ -4,9 +4,8 @@
 /* libsqlite3, loaded on first use (dlopen of libsqlite3.so.0) and unloaded when the last connection closes: a daemon
    that has no library index and no listening history yet never maps it. Linked, its symbol tables, relocated data
    and the code around them were 256 KiB resident from start-up on, with no connection ever opened
-   (docs/reliability.md). The types and constants come from
-   sqlite3.h; every call goes through the quaver_sqlite3_ functions below, never to an sqlite3_ symbol directly (the
-   program is not linked against libsqlite3). */
+   (docs/reliability.md). The types and constants come from sqlite3.h; every call goes through the quaver_sqlite3_
+   functions below, never to an sqlite3_ symbol directly (the program is not linked against libsqlite3). */
 /* C interop: only the SQLite wrapper may import this module (docs/ARCHITECTURE.md, "Layers"). */
 #include <sqlite3.h>
 
