@@ -108,8 +108,8 @@ public final class ExportedObject {
     /// What `GetAll` answers from, worked out once rather than on every call: per interface (same order as
     /// `interfaces`) and for all of them, the readable properties sorted by name, one per name (the last
     /// readable one declared, as a dictionary filled in declaration order would keep).
-    let readablePropertiesByInterface: [[InterfaceDescription.Property]]
-    let readablePropertiesOfAllInterfaces: [InterfaceDescription.Property]
+    let readablePropertiesByInterface: [[ReadableProperty]]
+    let readablePropertiesOfAllInterfaces: [ReadableProperty]
 
     public init(path: ObjectPath, interfaces: [InterfaceDescription]) {
         self.path = path
@@ -118,13 +118,27 @@ public final class ExportedObject {
         readablePropertiesOfAllInterfaces = Self.readableByName(interfaces.flatMap(\.properties))
     }
 
-    private static func readableByName(_ properties: [InterfaceDescription.Property]) -> [InterfaceDescription.Property] {
+    private static func readableByName(_ properties: [InterfaceDescription.Property]) -> [ReadableProperty] {
         var lastByName: [String: InterfaceDescription.Property] = [:]
         for property in properties where property.access.readable { lastByName[property.name] = property }
-        return lastByName.values.sorted { $0.name < $1.name }
+        return lastByName.values.sorted { $0.name < $1.name }.map(ReadableProperty.init)
     }
 
     func interface(named name: String) -> InterfaceDescription? { interfaces.first { $0.name == name } }
+}
+
+/// A readable property as GetAll reads it: a class, so the loop over an object's properties copies one
+/// reference each, not the description's four (the loop's copies were 19 retains and releases a GetAll(Player)).
+final class ReadableProperty {
+    let name: String
+    let type: Signature
+    let get: () throws -> DBusValue
+
+    init(_ property: InterfaceDescription.Property) {
+        name = property.name
+        type = property.type
+        get = property.get
+    }
 }
 
 /// An incoming method call, as a handler sees it.

@@ -6,9 +6,10 @@ import Glibc
 /// `dbus_connection_read_write_dispatch` (docs/platform.md, "D-Bus (libdbus)": signals from other threads are then never delivered).
 /// Upstream: by design (libdbus documents that call as uninterruptible while blocked, even by other threads): it stays.
 ///
-///     socket readable/writable ─ EventLoop.watch ─▶ dbus_watch_handle ──┐
-///     libdbus timeout ───────── EventLoop.schedule ▶ dbus_timeout_handle ┼▶ post(dispatch)
-///     dispatch status DATA_REMAINS ─────────────────────────────────────┘
+///     socket readable/writable ─ EventLoop.watch ─▶ dbus_watch_handle ─▶ dispatch now (a quick read)
+///                                                                      ─▶ post(dispatch) (a long read)
+///     libdbus timeout ───────── EventLoop.schedule ▶ dbus_timeout_handle ┬▶ post(dispatch)
+///     dispatch status DATA_REMAINS (outside a read) ────────────────────┘
 ///     dispatch: dbus_connection_dispatch in batches while DBUS_DISPATCH_DATA_REMAINS
 ///
 /// Each watch or timeout keeps its `LoopSource` in libdbus's per-watch data, so removing it in libdbus
@@ -17,6 +18,10 @@ final class LoopAttachment {
     private let connection: OpaquePointer
     private var dispatchPosted = false
     private var dispatching = false
+    /// A watch is reading: what it read is dispatched as `dispatchAfterRead` decides, not posted.
+    private var reading = false
+    /// A read that took longer than this (µs) was the end of a large message: see `dispatchAfterRead`.
+    private static let quickRead: Int64 = 1000
 
     init(_ connection: OpaquePointer) {
         self.connection = connection
@@ -40,7 +45,8 @@ final class LoopAttachment {
             LoopAttachment.from(data).add(timeout: timeout!)
         }, me, nil)
         dbus_connection_set_dispatch_status_function(connection, { _, status, data in
-            if status == DBUS_DISPATCH_DATA_REMAINS { LoopAttachment.from(data).scheduleDispatch() }
+            let attachment = LoopAttachment.from(data)
+            if status == DBUS_DISPATCH_DATA_REMAINS, !attachment.reading { attachment.scheduleDispatch() }
         }, me, nil)
         scheduleDispatch()  // messages read while connecting (NameAcquired…) are already queued
     }
@@ -62,8 +68,12 @@ final class LoopAttachment {
     /// At most `batch` messages per turn so a flood cannot starve the loop's other sources.
     /// Never nested: `dbus_connection_dispatch` called from inside a handler would deadlock.
     /// Upstream: by design (`_dbus_connection_acquire_dispatch` waits for the dispatch already running): it stays.
-    private func dispatch(batch: Int = 64) {
+    private func dispatch() {
         dispatchPosted = false
+        dispatchNow()
+    }
+
+    private func dispatchNow(batch: Int = 64) {
         guard !dispatching else { return scheduleDispatch() }
         dispatching = true
         defer { dispatching = false }
@@ -81,19 +91,32 @@ final class LoopAttachment {
         if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { conditions.insert(.output) }
         let source = EventLoop.main.watch(fd: dbus_watch_get_unix_fd(watch), conditions: conditions) {
             [weak self] fired in
-            dbus_watch_handle(watch, LoopAttachment.watchFlags(fired))
-            if fired.contains(.input) { self?.readOn(watch) }
-            // Dispatched in the next turn, not this one: reading the end of a large message (AddTracks of
-            // 100 000 URIs, 7 MB) has libdbus validate all of it, some 10 ms, and decoding it is another
-            // 20 ms; in one turn they held every other caller for both. The next slice of long work waits
-            // in the background (`EventLoop.postInBackground`), so this dispatch comes before it. Nothing is
-            // posted while a message is still coming in.
-            if let self, dbus_connection_get_dispatch_status(self.connection) == DBUS_DISPATCH_DATA_REMAINS {
-                self.scheduleDispatch()
-            }
+            if let self { self.handle(watch, fired) } else { dbus_watch_handle(watch, LoopAttachment.watchFlags(fired)) }
             return true
         }
         dbus_watch_set_data(watch, Unmanaged.passRetained(source).toOpaque(), nil)
+    }
+
+    private func handle(_ watch: OpaquePointer, _ fired: FileConditions) {
+        let started = EventLoop.monotonicMicroseconds
+        reading = true
+        dbus_watch_handle(watch, LoopAttachment.watchFlags(fired))
+        if fired.contains(.input) { readOn(watch) }
+        reading = false
+        dispatchAfterRead(since: started)
+    }
+
+    /// Dispatches what a read brought in. After a quick read (a call, a reply) in this turn: posting it cost
+    /// every call a second turn of the loop, a tenth of a GetAll's time (a poll of every source, the idle
+    /// source made and freed). After a long one in the next turn: reading the end of a large message (AddTracks
+    /// of 100 000 URIs, 7 MB) has libdbus validate all of it, some 10 ms, and decoding it is another 20 ms; in
+    /// one turn they held every other caller for both. The next slice of long work waits in the background
+    /// (`EventLoop.postInBackground`), so that dispatch still comes before it. Nothing is dispatched while a
+    /// message is still coming in (the status stays COMPLETE until one is whole).
+    private func dispatchAfterRead(since started: Int64) {
+        guard dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS else { return }
+        guard EventLoop.monotonicMicroseconds - started < Self.quickRead else { return scheduleDispatch() }
+        dispatchNow()
     }
 
     /// libdbus reads at most 2 KiB of a socket per `dbus_watch_handle`: a 7 MB message (AddTracks of

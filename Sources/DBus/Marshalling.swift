@@ -14,15 +14,17 @@ enum TypeCode {
 }
 
 extension [DBusValue] {
-    /// Whether a message carrying these is worth building off the loop (`Connection.send(to:buildingOffTheLoop:)`):
-    /// an array of thousands of values, alone or in a variant (100 000 track ids took 45 ms to marshal).
-    var areLarge: Bool {
-        contains { value in
-            switch value.unwrapped {
-            case .array(_, let elements): return elements.count >= 4096
-            case .dictionary(_, _, let entries): return entries.count >= 4096
-            default: return false
-            }
+    /// Whether a message carrying these is worth building off the loop (`Connection.send(to:buildingOffTheLoop:)`).
+    var areLarge: Bool { contains(where: \.isLarge) }
+}
+
+extension DBusValue {
+    /// An array of thousands of values, alone or in a variant (100 000 track ids took 45 ms to marshal).
+    var isLarge: Bool {
+        switch unwrapped {
+        case .array(_, let elements): return elements.count >= 4096
+        case .dictionary(_, _, let entries): return entries.count >= 4096
+        default: return false
         }
     }
 }
@@ -49,10 +51,11 @@ enum ValueWriter {
     /// One `{name: <value in a variant of type>}` entry of the `a{sv}` open at `dictionary`. `type` is a
     /// single complete type (`InterfaceDescription.Property` holds it to that) and `value` has it.
     static func appendEntry(_ name: String, _ type: Signature, _ value: DBusValue, to dictionary: inout DBusMessageIter) throws {
-        try Names.checkString(name)
         try container(TypeCode.dictEntry, nil, &dictionary) { entry in
-            try text(name, TypeCode.string, &entry)
-            try container(TypeCode.variant, type.rawValue, &entry) { variant in try append(value, to: &variant) }
+            try string(name, &entry)
+            try type.rawValue.withCString { signature in
+                try container(TypeCode.variant, signature, &entry) { variant in try append(value, to: &variant) }
+            }
         }
     }
 
@@ -60,7 +63,7 @@ enum ValueWriter {
     static func appendVariantDictionary(to message: OpaquePointer, _ body: (inout DBusMessageIter) throws -> Void) throws {
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
-        try container(TypeCode.array, "{sv}", &iter, body)
+        try "{sv}".withCString { try container(TypeCode.array, $0, &iter, body) }
     }
 
     private static func append(_ value: DBusValue, to iter: inout DBusMessageIter) throws {
@@ -74,25 +77,28 @@ enum ValueWriter {
         case .int64(let v): try basic(v, TypeCode.int64, &iter)
         case .uint64(let v): try basic(v, TypeCode.uint64, &iter)
         case .double(let v): try basic(v, TypeCode.double, &iter)
-        case .string(let s):
-            try Names.checkString(s)
-            try text(s, TypeCode.string, &iter)
+        case .string(let s): try string(s, &iter)
         case .objectPath(let p): try text(p.rawValue, TypeCode.objectPath, &iter)  // validated when made
         case .signature(let s): try text(s.rawValue, TypeCode.signature, &iter)
         case .array(let element, let elements):
             try checkSingle(element)
-            try container(TypeCode.array, element.rawValue, &iter) { sub in
-                for e in elements {
-                    guard e.hasSignature(element.rawValue) else {
-                        throw DBusError.invalidArgs("array of '\(element)' holds a '\(e.signature)'")
+            try element.rawValue.withCString { signature in
+                try container(TypeCode.array, signature, &iter) { sub in
+                    // By index, not `for e in elements`: the iterator copied each element (callgrind).
+                    for index in elements.indices {
+                        guard elements[index].hasSignature(element) else {
+                            throw DBusError.invalidArgs("array of '\(element)' holds a '\(elements[index].signature)'")
+                        }
+                        try append(elements[index], to: &sub)
                     }
-                    try append(e, to: &sub)
                 }
             }
         case .dictionary(let key, let valueType, let entries):
             try checkDictionary(key, valueType)
-            try container(TypeCode.array, "{" + key.rawValue + valueType.rawValue + "}", &iter) { sub in
-                for entry in entries { try append(entry, key, valueType, to: &sub) }
+            try withEntrySignature(key, valueType) { signature in
+                try container(TypeCode.array, signature, &iter) { sub in
+                    for index in entries.indices { try append(entries[index].key, entries[index].value, key, valueType, to: &sub) }
+                }
             }
         case .structure(let fields):
             guard !fields.isEmpty else { throw emptyStructure }
@@ -100,27 +106,24 @@ enum ValueWriter {
                 for field in fields { try append(field, to: &sub) }
             }
         case .variant(let inner):
-            // libdbus checks the contained signature too, by aborting: a container's (an array's element
-            // type, a structure's fields, the depth) is ours to check first; one type code is always valid.
-            let signature = inner.signatureText
-            guard signature.utf8.count == 1 || Names.isValid(signature, dbus_signature_validate_single) else {
-                throw notSingle(signature)
+            try withVariantSignature(of: inner) { signature in
+                try container(TypeCode.variant, signature, &iter) { sub in try append(inner, to: &sub) }
             }
-            try container(TypeCode.variant, signature, &iter) { sub in try append(inner, to: &sub) }
         case .unixFD:
             throw DBusError.notSupported("sending unix file descriptors is not supported")
         }
     }
 
-    private static func append(_ entry: (key: DBusValue, value: DBusValue), _ key: Signature, _ valueType: Signature,
+    /// One entry of a dictionary, its key and value passed apart: passing the entry copied the pair (callgrind).
+    private static func append(_ entryKey: DBusValue, _ entryValue: DBusValue, _ key: Signature, _ valueType: Signature,
                                to iter: inout DBusMessageIter) throws {
-        guard entry.key.hasSignature(key.rawValue), entry.value.hasSignature(valueType.rawValue) else {
+        guard entryKey.hasSignature(key), entryValue.hasSignature(valueType) else {
             throw DBusError.invalidArgs("dictionary a{\(key)\(valueType)} holds an entry "
-                + "{\(entry.key.signature)\(entry.value.signature)}")
+                + "{\(entryKey.signature)\(entryValue.signature)}")
         }
         try container(TypeCode.dictEntry, nil, &iter) { pair in
-            try append(entry.key, to: &pair)
-            try append(entry.value, to: &pair)
+            try append(entryKey, to: &pair)
+            try append(entryValue, to: &pair)
         }
     }
 
@@ -134,7 +137,22 @@ enum ValueWriter {
     }
 
     private static func checkSingle(_ signature: Signature) throws {
-        guard signature.isSingleCompleteType else { throw notSingle(signature.rawValue) }
+        guard signature.oneCode != nil || signature.isSingleCompleteType else { throw notSingle(signature.rawValue) }
+    }
+
+    /// libdbus checks a variant's signature too, by aborting: a container's (an array's element type, a
+    /// structure's fields, the depth) is ours to check first; one level deep it is valid (`ShortSignature`).
+    private static func withVariantSignature(of inner: DBusValue, _ body: (UnsafePointer<CChar>) throws -> Void) throws {
+        if let short = ShortSignature(of: inner) { return try short.withCString(body) }
+        let signature = inner.signatureText
+        guard Names.isValid(signature, dbus_signature_validate_single) else { throw notSingle(signature) }
+        try signature.withCString(body)
+    }
+
+    private static func withEntrySignature(_ key: Signature, _ valueType: Signature,
+                                           _ body: (UnsafePointer<CChar>) throws -> Void) throws {
+        if let short = ShortSignature(entryOf: key, valueType) { return try short.withCString(body) }
+        try ("{" + key.rawValue + valueType.rawValue + "}").withCString(body)
     }
 
     private static let emptyStructure = DBusError.invalidArgs("empty structures are not allowed")
@@ -156,13 +174,22 @@ enum ValueWriter {
         guard ok != 0 else { throw outOfMemory }
     }
 
-    private static func container(_ type: Int32, _ signature: String?, _ iter: inout DBusMessageIter,
+    /// A string, refused if it holds a NUL (`Names.checkString` says why that is the only check), found by
+    /// `strlen` on the C string being written rather than by a pass of its own.
+    private static func string(_ string: String, _ iter: inout DBusMessageIter) throws {
+        try string.withCString { pointer in
+            guard strlen(pointer) == string.utf8.count else { throw DBusError.invalidArgs("string contains NUL") }
+            var p: UnsafePointer<CChar>? = pointer
+            guard dbus_message_iter_append_basic(&iter, TypeCode.string, &p) != 0 else { throw outOfMemory }
+        }
+    }
+
+    /// `signature` (a C string, made without a `String` where it can be: `ShortSignature`) is the contained one
+    /// of a variant or an array, nil for a structure or a dictionary entry.
+    private static func container(_ type: Int32, _ signature: UnsafePointer<CChar>?, _ iter: inout DBusMessageIter,
                                   _ body: (inout DBusMessageIter) throws -> Void) throws {
         var sub = DBusMessageIter()
-        // withCString, not the implicit String-to-pointer conversion, which copies into a new array each time.
-        let opened: dbus_bool_t = signature.map { $0.withCString { dbus_message_iter_open_container(&iter, type, $0, &sub) } }
-            ?? dbus_message_iter_open_container(&iter, type, nil, &sub)
-        guard opened != 0 else { throw outOfMemory }
+        guard dbus_message_iter_open_container(&iter, type, signature, &sub) != 0 else { throw outOfMemory }
         do { try body(&sub) } catch {
             dbus_message_iter_abandon_container(&iter, &sub)
             throw error

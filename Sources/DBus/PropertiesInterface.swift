@@ -42,7 +42,7 @@ struct PropertiesInterface {
             try ValueWriter.appendVariantDictionary(to: reply.raw) { dictionary in
                 for property in properties {
                     guard let value = try? value(of: property) else { continue }
-                    guard ![value].areLarge else { throw LargeValue() }
+                    guard !value.isLarge else { throw LargeValue() }
                     try ValueWriter.appendEntry(property.name, property.type, value, to: &dictionary)
                 }
             }
@@ -64,7 +64,7 @@ struct PropertiesInterface {
         return found
     }
 
-    private func readableProperties(of interface: String) throws -> [InterfaceDescription.Property] {
+    private func readableProperties(of interface: String) throws -> [ReadableProperty] {
         guard let index = object.interfaces.firstIndex(where: { $0.name == interface }) else {
             throw DBusError.unknownInterface("No interface \(interface) at \(object.path)")
         }
@@ -80,19 +80,26 @@ struct PropertiesInterface {
         throw DBusError.unknownProperty("No property \(name) in \(interface.isEmpty ? "any interface" : interface)")
     }
 
-    /// The getter's value, refused if it does not have the declared type (it would lie to every client).
     private func value(of property: InterfaceDescription.Property) throws -> DBusValue {
         guard property.access.readable else { throw DBusError.accessDenied("Property \(property.name) is write-only") }
-        let value = try property.get()
-        guard value.hasSignature(property.type.rawValue) else {
-            throw DBusError.failed("Property \(property.name) produced '\(value.signature)', declared '\(property.type)'")
+        return try checked(property.get(), of: property.name, property.type)
+    }
+
+    private func value(of property: ReadableProperty) throws -> DBusValue {
+        try checked(property.get(), of: property.name, property.type)
+    }
+
+    /// A getter's value, refused if it does not have the declared type (it would lie to every client).
+    private func checked(_ value: DBusValue, of name: String, _ type: Signature) throws -> DBusValue {
+        guard value.hasSignature(type) else {
+            throw DBusError.failed("Property \(name) produced '\(value.signature)', declared '\(type)'")
         }
         return value
     }
 
     /// `a{sv}` of every property whose getter succeeds, sorted by name (as `variantDictionary` sorts): one
     /// failing getter must not fail `GetAll`. `properties` are already readable, sorted and one per name.
-    private func allValues(_ properties: [InterfaceDescription.Property]) -> DBusValue {
+    private func allValues(_ properties: [ReadableProperty]) -> DBusValue {
         var entries: [(key: DBusValue, value: DBusValue)] = []
         entries.reserveCapacity(properties.count)
         for property in properties {
@@ -108,7 +115,7 @@ struct PropertiesInterface {
         // The call's signature was checked as "ssv", so `argument` is a variant: compare what it holds.
         let value: DBusValue
         if case .variant(let inner) = argument { value = inner } else { value = argument }
-        guard value.hasSignature(property.type.rawValue) else {
+        guard value.hasSignature(property.type) else {
             throw DBusError.invalidArgs("Property \(property.name) has type '\(property.type)', got '\(value.signature)'")
         }
         try setter(value)

@@ -28,23 +28,32 @@ public enum DBusValue: Equatable, Sendable {
 
     var signatureText: String {
         switch self {
-        case .byte: return "y"
-        case .boolean: return "b"
-        case .int16: return "n"
-        case .uint16: return "q"
-        case .int32: return "i"
-        case .uint32: return "u"
-        case .int64: return "x"
-        case .uint64: return "t"
-        case .double: return "d"
-        case .string: return "s"
-        case .objectPath: return "o"
-        case .signature: return "g"
         case .array(let element, _): return "a" + element.rawValue
         case .dictionary(let key, let value, _): return "a{" + key.rawValue + value.rawValue + "}"
         case .structure(let fields): return "(" + fields.map(\.signatureText).joined() + ")"
-        case .variant: return "v"
-        case .unixFD: return "h"
+        default: return String(UnicodeScalar(typeCode))
+        }
+    }
+
+    /// The first code of this value's signature: all of it but for arrays and dictionaries (`a`) and structures (`(`).
+    var typeCode: UInt8 {
+        switch self {
+        case .byte: return UInt8(ascii: "y")
+        case .boolean: return UInt8(ascii: "b")
+        case .int16: return UInt8(ascii: "n")
+        case .uint16: return UInt8(ascii: "q")
+        case .int32: return UInt8(ascii: "i")
+        case .uint32: return UInt8(ascii: "u")
+        case .int64: return UInt8(ascii: "x")
+        case .uint64: return UInt8(ascii: "t")
+        case .double: return UInt8(ascii: "d")
+        case .string: return UInt8(ascii: "s")
+        case .objectPath: return UInt8(ascii: "o")
+        case .signature: return UInt8(ascii: "g")
+        case .array, .dictionary: return UInt8(ascii: "a")
+        case .structure: return UInt8(ascii: "(")
+        case .variant: return UInt8(ascii: "v")
+        case .unixFD: return UInt8(ascii: "h")
         }
     }
 
@@ -58,8 +67,16 @@ public enum DBusValue: Equatable, Sendable {
                 var index = 0
                 return matchSignature(bytes, &index) && index == bytes.count
             }
-        default:
-            return signatureText == signature  // one type code each
+        default:  // one type code each, compared as a byte without making the text
+            return signature.utf8.count == 1 && signature.utf8.first == typeCode
+        }
+    }
+
+    /// `hasSignature` for a `Signature`, whose one code (when it has one) is kept: compared without the text.
+    func hasSignature(_ signature: Signature) -> Bool {
+        switch self {
+        case .array, .dictionary, .structure: return hasSignature(signature.rawValue)
+        default: return signature.oneCodeByte == typeCode
         }
     }
 

@@ -94,6 +94,12 @@ public final class EventLoop {
         }
         g_source_set_callback(source, unsafeBitCast(function, to: GSourceFunc.self), box,
                               { data in Unmanaged<FDCallback>.fromOpaque(data!).release() })
+        // GLib blocks a source that cannot recurse while it is dispatched, by taking its descriptor out of the
+        // context's poll set and putting it back, and each change writes the context's wakeup eventfd: two
+        // writes, a read and one more turn of the loop for every D-Bus message (strace of GetAll flat out). No
+        // handler here runs a nested loop; one that did would see a readable descriptor handled inside it
+        // (the D-Bus watch never nests a dispatch: `LoopAttachment`).
+        g_source_set_can_recurse(source, 1)
         return LoopSource(attaching: source)
     }
 

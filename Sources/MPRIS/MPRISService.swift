@@ -103,6 +103,7 @@ public final class MPRISService: PlayerObserver {
             }
             trackListChanged { announceRemoved(); announceReplaced() }
         case .metadata(let id):
+            metadataMap.trackChanged(id)
             if !tracksWithNewMetadata.contains(id) { tracksWithNewMetadata.append(id) }
             batcher.markChanged(Self.playerInterface)
         case .trackFailed(let id, let error):
@@ -227,7 +228,11 @@ extension MPRISService {
         return id
     }
 
+    /// The current track's map is answered from the one kept (`MetadataMap.keptValue`); any other track's is built
+    /// from the queue, which also says when a client's id names a track no longer queued.
     func metadata(of id: TrackID?) -> DBusValue {
-        id.flatMap(player.track).map(metadataMap.value(of:)) ?? .variantDictionary([:])
+        guard let id else { return .variantDictionary([:]) }
+        if id == player.currentTrackID, let kept = metadataMap.keptValue(of: id) { return kept }
+        return player.track(id).map(metadataMap.value(of:)) ?? .variantDictionary([:])
     }
 }

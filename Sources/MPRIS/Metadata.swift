@@ -49,6 +49,20 @@ final class MetadataMap {
         lastBuilt = nil
     }
 
+    /// The map built last, if it is `id`'s: no change of that track was heard since (`trackChanged`). Every
+    /// change of a queued track's tags, length or cover reaches the service as `PlayerChange.metadata`
+    /// (`Player.updateTrack`), so the current track's map is answered without building its `Track` to compare:
+    /// that was a third of the getters' instructions in a GetAll(Player).
+    func keptValue(of id: TrackID) -> DBusValue? {
+        guard let last = lastBuilt, last.track.id == id else { return nil }
+        return last.value
+    }
+
+    /// The track changed: its map is built again when next asked for.
+    func trackChanged(_ id: TrackID) {
+        if lastBuilt?.track.id == id { lastBuilt = nil }
+    }
+
     /// `metadata(of:)` as the `a{sv}` value sent on the bus.
     func value(of track: Track) -> DBusValue {
         if let last = lastBuilt, last.track == track { return last.value }

@@ -164,23 +164,31 @@ public final class Player {
         return lastPosition
     }
 
+    /// No `Track` is built for it: the change batching compares it after every command and event.
     public var capabilities: PlayerCapabilities {
         var can = PlayerCapabilities()
-        // Asked five times by every GetAll(Player): no `Track` is built for it.
         guard let current = currentTrackID, let seekable = queue.isSeekable(current) else { return can }
         can.canPlay = true
         can.canPause = true
         can.canSeek = seekable == true
-        can.canGoNext = order.hasNext(after: current, wrap: loopMode == .playlist, in: queue)
+        can.canGoNext = hasNext(after: current)
         can.canGoPrevious = order.hasPrevious(before: current, wrap: loopMode == .playlist, in: queue)
         return can
     }
 
-    public var canGoNext: Bool { capabilities.canGoNext }
+    private func hasNext(after current: TrackID) -> Bool {
+        order.hasNext(after: current, wrap: loopMode == .playlist, in: queue)
+    }
+
+    // Each of these is one property of GetAll(Player): each asks only what it needs, not the whole `capabilities`.
+    public var canGoNext: Bool {
+        guard let current = currentTrackID, queue.contains(current) else { return false }
+        return hasNext(after: current)
+    }
     public var canGoPrevious: Bool { capabilities.canGoPrevious }
-    public var canPlay: Bool { capabilities.canPlay }
-    public var canPause: Bool { capabilities.canPause }
-    public var canSeek: Bool { capabilities.canSeek }
+    public var canPlay: Bool { currentTrackID.map(queue.contains) ?? false }
+    public var canPause: Bool { canPlay }
+    public var canSeek: Bool { currentTrackID.flatMap(queue.isSeekable).flatMap { $0 } == true }
 
     // MARK: Change batching
 
