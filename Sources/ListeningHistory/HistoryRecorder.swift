@@ -2,6 +2,7 @@ import Dispatch
 import EventLoop
 import Logging
 import PlayerCore
+import Synchronization
 
 /// Keeps the listening history as the player plays: a `ListenCounter` decides what counts, this records it.
 ///
@@ -9,11 +10,14 @@ import PlayerCore
 /// start on the history queue and changed on the loop first, so MPRIS metadata reads it without waiting; every
 /// change is then written on the history queue, one transaction each. When a track was first queued is kept in
 /// the file only, and taken from it once the track is played, skipped or rated. Listens also wait there for ListenBrainz (`onListen` tells the sender).
+/// The file is open only while the history queue has work (`onQueue`, `HistoryConnection.closeWhileIdle`).
 public final class HistoryRecorder: PlayerObserver {
     private let player: Player
     /// nil when the file could not be opened: nothing is kept, everything else works. Touched on `queue` only.
     private let connection: HistoryConnection?
     private let queue = DispatchQueue(label: "quaver.history")
+    /// Work given to `queue` and not finished; the last to finish closes the file (`HistoryConnection.closeWhileIdle`).
+    private let unfinished = Atomic(0)
     private let now: () -> Int64
     private let log: Logger
     private var counter: ListenCounter?
@@ -47,10 +51,10 @@ public final class HistoryRecorder: PlayerObserver {
     /// yet holds nothing: the queue (and the Dispatch thread it would start) is left alone until the first write.
     public func load() {
         guard connection?.wasThereAtStart == true else { return EventLoop.main.post { [weak self] in self?.noteQueued() } }
-        queue.async { [connection, log] in
+        onQueue { [connection, log] in
             let stored: [String: TrackHistory], plays: [String: Int64]
             do {
-                let database = connection?.forReading
+                let database = try connection?.forReading()
                 stored = try database?.tracksWithActivity() ?? [:]
                 plays = try database?.playlistPlays() ?? [:]
             } catch {
@@ -68,13 +72,22 @@ public final class HistoryRecorder: PlayerObserver {
     /// Runs `work` with the file on the history queue; a failure is one log line (a full disk loses that change).
     public func write(_ what: String, _ work: @escaping (HistoryDatabase) throws -> Void) {
         guard let connection else { return }
-        queue.async { [log] in
+        onQueue { [log] in
             do {
                 guard let database = Self.opened(connection, log: log) else { return }
                 try work(database)
             } catch {
                 log.error("cannot record \(what) in the listening history: \(error)")
             }
+        }
+    }
+
+    /// Runs `work` on the history queue; the file is closed after the last work given to it, until the next.
+    private func onQueue(_ work: @escaping () -> Void) {
+        unfinished.add(1, ordering: .relaxed)
+        queue.async { [self] in
+            work()
+            if unfinished.subtract(1, ordering: .relaxed).newValue == 0 { connection?.closeWhileIdle() }
         }
     }
 
@@ -138,7 +151,7 @@ public final class HistoryRecorder: PlayerObserver {
         var listen = Listen(play)
         listen.musicBrainz = musicBrainzTags?(track.uri) ?? MusicBrainzTags()
         guard let connection else { return }
-        queue.async { [log, listen] in
+        onQueue { [log, listen] in
             do {
                 guard let database = Self.opened(connection, log: log) else { return }
                 try database.recordListen(listen)

@@ -8,12 +8,14 @@ extension HistoryRecorder {
     /// the file's path; nil when the file cannot be opened (no home folder, a disk error), said in the log:
     /// then nothing is counted and everything else works. A file not made yet is made by the first write
     /// (`HistoryConnection`), if its folder can be written now; otherwise it is tried now, and refused as before.
+    /// Either way the file is closed whenever the history has nothing to write, and opened again by the next write.
     public static func standard(player: Player, log: Logger) -> (recorder: HistoryRecorder, path: String)? {
         let now = { Int64(Date().timeIntervalSince1970) }
         do {
             let path = try HistoryDatabase.standardPath()
             let open = { try HistoryDatabase.open(path: path, now: now()) { log.warning("\($0)") } }
-            let connection = try canBeMadeLater(path) ? HistoryConnection(openedByFirstWrite: open) : HistoryConnection(try open())
+            let connection = try canBeMadeLater(path)
+                ? HistoryConnection(openedByFirstWrite: open) : HistoryConnection(try open(), reopenedBy: open)
             return (HistoryRecorder(player: player, connection: connection, now: now, log: log), path)
         } catch {
             log.error("the listening history will not be kept: \(error)")

@@ -7,8 +7,8 @@ import Glibc
 /// its own, and the store that owns it keeps it on one thread (or one serial queue). Two connections to the same file
 /// (a writer and a reader on different threads) are fine: the file is put in WAL mode, where readers never wait for
 /// the writer. The file is opened with `SQLITE_OPEN_NOFOLLOW`: a symbolic link where the database should be is
-/// refused, never followed. libsqlite3 is loaded by the first connection (`CSQLite`); when it cannot be, opening
-/// fails with `SQLITE_CANTOPEN` and the loader's reason.
+/// refused, never followed. libsqlite3 is loaded by the first connection and unloaded when the last one closes
+/// (`CSQLite`); when it cannot be loaded, opening fails with `SQLITE_CANTOPEN` and the loader's reason.
 public final class Database {
     let handle: OpaquePointer
     public let path: String
@@ -26,6 +26,7 @@ public final class Database {
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: quaver_sqlite3_errmsg($0)) } ?? String(cString: quaver_sqlite3_errstr(code))
             quaver_sqlite3_close_v2(opened)
+            quaver_sqlite_release()
             throw SQLiteError(code: code, message: message)
         }
         handle = opened
@@ -34,7 +35,10 @@ public final class Database {
         quaver_sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
     }
 
-    deinit { quaver_sqlite3_close_v2(handle) }
+    deinit {
+        quaver_sqlite3_close_v2(handle)
+        quaver_sqlite_release()
+    }
 
     /// Whether anything is at `path` (a file, a link, or something `lstat` cannot look at): where nothing is, there
     /// is nothing to read yet, and the file can be made by whoever first writes it, without SQLite running before.

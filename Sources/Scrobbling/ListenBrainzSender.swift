@@ -41,7 +41,6 @@ public final class ListenBrainzSender {
     private let log: Logger
     private let queue = DispatchQueue(label: "quaver.listenbrainz")
     // The rest is touched on `queue` only.
-    private var database: HistoryDatabase?
     private var client: HTTPClient?
     private var token: String?
     private var retryScheduled = false
@@ -189,13 +188,14 @@ public final class ListenBrainzSender {
         String(decoding: body.prefix(200), as: UTF8.self).filter { !$0.isNewline }
     }
 
+    /// A connection for one sending, closed when it ends: kept open, it held libsqlite3 resident for the rest of the
+    /// session after the first listen, though the history's own connection is closed between writes (`CSQLite`).
     private func openDatabase() -> HistoryDatabase? {
-        if let database { return database }
         do {
-            database = try HistoryDatabase(path: historyPath)
+            return try HistoryDatabase(path: historyPath)
         } catch {
             log.error("listens cannot be sent: the listening history cannot be opened: \(error)")
+            return nil
         }
-        return database
     }
 }

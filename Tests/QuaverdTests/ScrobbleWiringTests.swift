@@ -65,6 +65,25 @@ final class ScrobbleWiringTests: XCTestCase {
         XCTAssertFalse(daemon.process.standardError.contains(Self.token), "the token is never logged")
     }
 
+    /// A listen left waiting by an earlier run is sent at start, and then the sender's connection is closed, as the
+    /// history's is between writes, so libsqlite3 leaves the daemon's maps. Fails when the sender keeps its connection
+    /// after sending (libsqlite3 then stays mapped for the session).
+    func testSQLiteIsUnloadedOnceWaitingListensAreSent() throws {
+        let server = try TestServer("listenbrainz", arguments: [Self.token])
+        let home = try scrobblingHome(sendingTo: server)
+        let file = home.path + "/state/quaver/history.db"
+        try FileManager.default.createDirectory(atPath: home.path + "/state/quaver", withIntermediateDirectories: true)
+        try HistoryDatabase(path: file).recordListen(Listen(listenedAt: 1_700_000_000, uri: "file:///m/waiting.flac",
+                                                            artist: "Artist", title: "Title", album: "Album",
+                                                            durationSeconds: 200, trackNumber: 1))
+        let daemon = try RunningDaemon(home: home)
+        daemon.waitUntil("the waiting listen is sent") { !server.requestLog.isEmpty }
+        daemon.waitUntil("libsqlite3 unloaded after the sending") {
+            (try? RadioStormTests.loadedLibraries(of: daemon.process.pid).contains { $0.contains("libsqlite3") }) == false
+        }
+        XCTAssertEqual(try HistoryDatabase(path: file).waitingCount(), 0, "marked sent")
+    }
+
     /// With scrobbling set up, a daemon that has queued nothing makes no history file: there is nothing to send
     /// from it, and making it ran SQLite at rest. Fails when the sender opens the history at start (the file then
     /// appears within milliseconds); the first queued track makes it, as without scrobbling.

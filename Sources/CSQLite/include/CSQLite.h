@@ -1,17 +1,20 @@
 #ifndef QUAVER_CSQLITE_H
 #define QUAVER_CSQLITE_H
 
-/* libsqlite3, loaded on first use (dlopen of libsqlite3.so.0): a daemon that has no library index and no listening
-   history yet never maps it. Linked, its symbol tables, relocated data and the code around them were 256 KiB resident
-   from start-up on, with no connection ever opened (docs/reliability.md). The types and constants come from
-   sqlite3.h; every call goes through the quaver_sqlite3_ functions below, never to an sqlite3_ symbol directly (the
-   program is not linked against libsqlite3). */
+/* libsqlite3, loaded on first use (dlopen of libsqlite3.so.0) and unloaded when the last connection closes: a daemon
+   that has no library index and no listening history yet never maps it. Linked, its symbol tables, relocated data
+   and the code around them were 256 KiB resident from start-up on, with no connection ever opened
+   (docs/reliability.md). The types and constants come from sqlite3.h; every call goes through the quaver_sqlite3_
+   functions below, never to an sqlite3_ symbol directly (the program is not linked against libsqlite3). */
 /* C interop: only the SQLite wrapper may import this module (docs/ARCHITECTURE.md, "Layers"). */
 #include <sqlite3.h>
 
-/* Loads libsqlite3 once per process (thread-safe, pthread_once). 1 on success; otherwise quaver_sqlite_load_error()
-   says why. Every function below may be called only after it returned 1. */
+/* Holds libsqlite3 for one user (a connection), loading it when nobody holds it (thread-safe). 1 on success;
+   otherwise quaver_sqlite_load_error() says why. Every function below may be called only while held. */
 int quaver_sqlite_load(void);
+/* Lets go of what one quaver_sqlite_load holds; the last to let go unloads libsqlite3 (dlclose), so a daemon whose
+   connections are all closed (the history between writes) does not keep its 1.3 MB resident. */
+void quaver_sqlite_release(void);
 const char *quaver_sqlite_load_error(void);
 
 /* The functions Quaver uses, each as X(result type, name without sqlite3_, parameters, arguments): the loader finds

@@ -21,6 +21,14 @@ static inline GType quaver_g_type_object(void) { return G_TYPE_OBJECT; }
 /// mallopt and M_ARENA_MAX come from <malloc.h>, which Swift's Glibc module leaves out.
 static inline void quaver_use_one_malloc_arena(void) { mallopt(M_ARENA_MAX, 1); }
 
+/// Whether GLib leaves its slices to malloc (shims.c makes it so before GLib starts), for the tests; GLib's getter is
+/// deprecated with its setter.
+static inline gboolean quaver_glib_slices_use_malloc(void) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    return (gboolean)g_slice_get_config(G_SLICE_CONFIG_ALWAYS_MALLOC);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
 /// Where GLib's messages go once routed: level is one GLogLevelFlags bit; domain (may be NULL) and message
 /// are byte ranges, not NUL-terminated. Called on whichever thread logged.
 typedef void (*quaver_glib_message_sink)(int level, const char *domain, long domain_length,
