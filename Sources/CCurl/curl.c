@@ -24,16 +24,9 @@
     X(struct curl_slist *, slist_append, (struct curl_slist *, const char *)) \
     X(void, slist_free_all, (struct curl_slist *))
 
-/* Found once under pthread_once, read-only after: `call` names them, `found` is the same memory in the order of
-   `names`. */
-#define QUAVER_CURL_NAME(result, name, parameters) "curl_" #name,
-static const char *const names[] = {QUAVER_CURL_FUNCTIONS(QUAVER_CURL_NAME)};
-#define QUAVER_CURL_SLOT(result, name, parameters) result (*name) parameters;
-static union {
-    struct { QUAVER_CURL_FUNCTIONS(QUAVER_CURL_SLOT) } call;
-    void *found[sizeof names / sizeof names[0]];
-} api;
-_Static_assert(sizeof api.call == sizeof api.found, "one function pointer per name");
+/* Found once under pthread_once, read-only after. */
+#define QUAVER_LIBRARY_PREFIX "curl_"
+QUAVER_LIBRARY_TABLE(QUAVER_CURL_FUNCTIONS, names, api);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
@@ -41,7 +34,7 @@ static char load_error[256] = "";
 
 static void load(void) {
     static const char *const files[] = {"libcurl.so.4"};
-    if (!quaver_open_library(files, 1, names, api.found, sizeof names / sizeof names[0], load_error, sizeof load_error))
+    if (!quaver_open_library(files, 1, names, api.found, QUAVER_LIBRARY_COUNT(names), load_error, sizeof load_error))
         return;
     if (api.call.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(load_error, sizeof load_error, "curl_global_init failed");

@@ -3,23 +3,11 @@
 #include <CLibraryLoader.h>
 #include <pthread.h>
 
-/* The functions Quaver uses, found once under pthread_once, read-only after: `call` names them, `found` is the same
-   memory in the order of `names`, one union per library file (made from the two lists). When a plugin has loaded a
-   library already (none can before gst_init), the same copy is used. */
-#define QUAVER_GST_NAME(result, name, parameters, arguments) "gst_" #name,
-#define QUAVER_GST_SLOT(result, name, parameters, arguments) result (*name) parameters;
-static const char *const pbutils_names[] = {QUAVER_GST_PBUTILS_FUNCTIONS(QUAVER_GST_NAME)};
-static union {
-    struct { QUAVER_GST_PBUTILS_FUNCTIONS(QUAVER_GST_SLOT) } call;
-    void *found[sizeof pbutils_names / sizeof pbutils_names[0]];
-} pbutils;
-_Static_assert(sizeof pbutils.call == sizeof pbutils.found, "one function pointer per name");
-static const char *const app_names[] = {QUAVER_GST_APP_FUNCTIONS(QUAVER_GST_NAME)};
-static union {
-    struct { QUAVER_GST_APP_FUNCTIONS(QUAVER_GST_SLOT) } call;
-    void *found[sizeof app_names / sizeof app_names[0]];
-} app;
-_Static_assert(sizeof app.call == sizeof app.found, "one function pointer per name");
+/* The functions Quaver uses, found once under pthread_once, read-only after, one table per library file. When a
+   plugin has loaded a library already (none can before gst_init), the same copy is used. */
+#define QUAVER_LIBRARY_PREFIX "gst_"
+QUAVER_LIBRARY_TABLE(QUAVER_GST_PBUTILS_FUNCTIONS, pbutils_names, pbutils);
+QUAVER_LIBRARY_TABLE(QUAVER_GST_APP_FUNCTIONS, app_names, app);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
@@ -28,8 +16,8 @@ static char load_error[256] = "";
 static void load(void) {
     static const char *const pbutils_files[] = {"libgstpbutils-1.0.so.0"}, *const app_files[] = {"libgstapp-1.0.so.0"};
     loaded = quaver_open_library(pbutils_files, 1, pbutils_names, pbutils.found,
-                                 sizeof pbutils_names / sizeof pbutils_names[0], load_error, sizeof load_error)
-        && quaver_open_library(app_files, 1, app_names, app.found, sizeof app_names / sizeof app_names[0], load_error,
+                                 QUAVER_LIBRARY_COUNT(pbutils_names), load_error, sizeof load_error)
+        && quaver_open_library(app_files, 1, app_names, app.found, QUAVER_LIBRARY_COUNT(app_names), load_error,
                                sizeof load_error);
 }
 

@@ -3,18 +3,11 @@
 #include <CLibraryLoader.h>
 #include <pthread.h>
 
-/* The libpulse functions Quaver uses, found once under pthread_once, read-only after: `call` names them, `found` is
-   the same memory in the order of `names` (both made from QUAVER_PULSE_FUNCTIONS). dlsym on the adapter's handle
+/* The libpulse functions Quaver uses, found once under pthread_once, read-only after. dlsym on the adapter's handle
    searches its dependencies too, libpulse.so.0 among them; when pulsesink has loaded libpulse already, the same copy
    is used. */
-#define QUAVER_PULSE_NAME(result, name, parameters, arguments) "pa_" #name,
-static const char *const names[] = {QUAVER_PULSE_FUNCTIONS(QUAVER_PULSE_NAME)};
-#define QUAVER_PULSE_SLOT(result, name, parameters, arguments) result (*name) parameters;
-static union {
-    struct { QUAVER_PULSE_FUNCTIONS(QUAVER_PULSE_SLOT) } call;
-    void *found[sizeof names / sizeof names[0]];
-} api;
-_Static_assert(sizeof api.call == sizeof api.found, "one function pointer per name");
+#define QUAVER_LIBRARY_PREFIX "pa_"
+QUAVER_LIBRARY_TABLE(QUAVER_PULSE_FUNCTIONS, names, api);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
@@ -22,7 +15,7 @@ static char load_error[256] = "";
 
 static void load(void) {
     static const char *const files[] = {"libpulse-mainloop-glib.so.0"};
-    loaded = quaver_open_library(files, 1, names, api.found, sizeof names / sizeof names[0], load_error,
+    loaded = quaver_open_library(files, 1, names, api.found, QUAVER_LIBRARY_COUNT(names), load_error,
                                  sizeof load_error);
 }
 

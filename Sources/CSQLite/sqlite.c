@@ -5,21 +5,12 @@
 #include <pthread.h>
 #include <string.h>
 
-/* The libsqlite3 functions Quaver uses: `call` names them, `found` is the same memory in the order of `names` (both
-   made from QUAVER_SQLITE_FUNCTIONS, then sqlite3_config, which is variadic and so called only here, in C). Written
-   under `lock` while no connection holds the library, read by the holders only (quaver_sqlite_load's lock orders
-   those writes before their reads). */
-#define QUAVER_SQLITE_NAME(result, name, parameters, arguments) "sqlite3_" #name,
-static const char *const names[] = {QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_NAME) "sqlite3_config"};
-#define QUAVER_SQLITE_SLOT(result, name, parameters, arguments) result (*name) parameters;
-static union {
-    struct {
-        QUAVER_SQLITE_FUNCTIONS(QUAVER_SQLITE_SLOT)
-        int (*config)(int, ...);
-    } call;
-    void *found[sizeof names / sizeof names[0]];
-} api;
-_Static_assert(sizeof api.call == sizeof api.found, "one function pointer per name");
+/* The libsqlite3 functions Quaver uses: QUAVER_SQLITE_FUNCTIONS, then sqlite3_config, which is variadic and so
+   called only here, in C. Written under `lock` while no connection holds the library, read by the holders only
+   (quaver_sqlite_load's lock orders those writes before their reads). */
+#define QUAVER_SQLITE_FOUND(X) QUAVER_SQLITE_FUNCTIONS(X) X(int, config, (int, ...), ())
+#define QUAVER_LIBRARY_PREFIX "sqlite3_"
+QUAVER_LIBRARY_TABLE(QUAVER_SQLITE_FOUND, names, api);
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static void *library = NULL;
@@ -29,7 +20,7 @@ static char load_error[256] = "";
 /* Under `lock`, with no holder. */
 static int load(void) {
     static const char *const files[] = {"libsqlite3.so.0"};
-    if (!quaver_open_library_handle(files, 1, names, api.found, sizeof names / sizeof names[0], load_error,
+    if (!quaver_open_library_handle(files, 1, names, api.found, QUAVER_LIBRARY_COUNT(names), load_error,
                                     sizeof load_error, &library)) return 0;
     /* Before any connection (sqlite3_config works only before sqlite3_initialize, which the first open runs): with
        no page-cache buffer and no pages, SQLite allocates each connection's cache pages as they are needed instead

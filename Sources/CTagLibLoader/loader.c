@@ -3,17 +3,12 @@
 #include <CLibraryLoader.h>
 #include <pthread.h>
 
-/* CTagLib's two functions, found once under pthread_once, read-only after: `call` names them, `found` is the same
-   memory in the order of `names`. */
-static const char *const names[] = {"quaver_taglib_read", "quaver_taglib_read_cover"};
-static union {
-    struct {
-        int (*read)(const char *, quaver_tag_value_callback, void *, quaver_tag_info *);
-        int (*read_cover)(const char *, quaver_cover_callback, void *);
-    } call;
-    void *found[2];
-} api;
-_Static_assert(sizeof api.call == sizeof api.found && sizeof names == sizeof api.found, "one function pointer per name");
+/* CTagLib's two functions, found once under pthread_once, read-only after. */
+#define QUAVER_TAGLIB_FUNCTIONS(X) \
+    X(int, read, (const char *, quaver_tag_value_callback, void *, quaver_tag_info *)) \
+    X(int, read_cover, (const char *, quaver_cover_callback, void *))
+#define QUAVER_LIBRARY_PREFIX "quaver_taglib_"
+QUAVER_LIBRARY_TABLE(QUAVER_TAGLIB_FUNCTIONS, names, api);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded = 0;
@@ -21,7 +16,7 @@ static char load_error[512] = "";
 
 static void load(void) {
     static const char *const places[] = {"$ORIGIN/../lib/quaver/libquaver-taglib.so", "$ORIGIN/libquaver-taglib.so"};
-    loaded = quaver_open_library(places, 2, names, api.found, 2, load_error, sizeof load_error);
+    loaded = quaver_open_library(places, 2, names, api.found, QUAVER_LIBRARY_COUNT(names), load_error, sizeof load_error);
 }
 
 int quaver_tags_load(void) {

@@ -18,4 +18,18 @@ int quaver_open_library(const char *const files[], unsigned file_count, const ch
 int quaver_open_library_handle(const char *const files[], unsigned file_count, const char *const names[],
                                void *found[], unsigned count, char error[], unsigned error_size, void **handle);
 
+/* A loader's table of the functions it finds. `LIST(X)` names them, each as X(result type, name, parameters, …), and
+   each is looked up as QUAVER_LIBRARY_PREFIX (a string the loader defines first) followed by its name: `api.call.name`
+   calls one, and `api.found` is the same memory in the order of `names`, for quaver_open_library to fill. */
+#define QUAVER_LIBRARY_NAME(result, name, parameters, ...) QUAVER_LIBRARY_PREFIX #name,
+#define QUAVER_LIBRARY_SLOT(result, name, parameters, ...) result (*name) parameters;
+#define QUAVER_LIBRARY_TABLE(LIST, names, api)                                                                  \
+    static const char *const names[] = {LIST(QUAVER_LIBRARY_NAME)};                                              \
+    static union {                                                                                                \
+        struct { LIST(QUAVER_LIBRARY_SLOT) } call;                                                               \
+        void *found[sizeof names / sizeof names[0]];                                                              \
+    } api;                                                                                                        \
+    _Static_assert(sizeof api.call == sizeof api.found, "one function pointer per name")
+#define QUAVER_LIBRARY_COUNT(names) (unsigned)(sizeof names / sizeof names[0])
+
 #endif
