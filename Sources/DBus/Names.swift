@@ -32,9 +32,9 @@ public struct ObjectPath: Hashable, Sendable, CustomStringConvertible, Expressib
 /// A validated D-Bus type signature (`dbus_signature_validate`): zero or more complete types.
 public struct Signature: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
-    /// The type code of a signature of one code, else 0: what every value written is compared with, kept so
-    /// that the comparison does not walk the text (`DBusValue.hasSignature`).
-    let oneCodeByte: UInt8
+    /// The type code of a signature of one code, nil when it has more: what every value written is compared with,
+    /// kept so that the comparison does not walk the text (`DBusValue.hasSignature`, `ShortSignature`).
+    let oneCode: UInt8?
 
     public init(_ signature: String) throws {
         self.init(trusted: try Names.require(signature, dbus_signature_validate, "D-Bus signature"))
@@ -47,7 +47,7 @@ public struct Signature: Hashable, Sendable, CustomStringConvertible, Expressibl
 
     init(trusted signature: String) {
         rawValue = signature
-        oneCodeByte = signature.utf8.count == 1 ? signature.utf8.first ?? 0 : 0
+        oneCode = signature.utf8.count == 1 ? signature.utf8.first : nil
     }
 
     /// Whether this is exactly one complete type (`dbus_signature_validate_single`), as variants need.

@@ -43,8 +43,3 @@ struct ShortSignature {
 
     private static let array = UInt8(ascii: "a")
 }
-
-extension Signature {
-    /// The signature's one type code, or nil when it has more.
-    var oneCode: UInt8? { oneCodeByte == 0 ? nil : oneCodeByte }
-}

@@ -76,7 +76,7 @@ public enum DBusValue: Equatable, Sendable {
     func hasSignature(_ signature: Signature) -> Bool {
         switch self {
         case .array, .dictionary, .structure: return hasSignature(signature.rawValue)
-        default: return signature.oneCodeByte == typeCode
+        default: return signature.oneCode == typeCode
         }
     }
 
