@@ -9,7 +9,11 @@
 /// do (`closeWhileIdle`), and opened again by the next use: the file is written a few times per track, and an open
 /// connection kept libsqlite3 (unloaded with the last connection, `CSQLite`), its cache and its WAL maps resident for
 /// the rest of the session: 1.2 MB of VmRSS while playing (docs/reliability.md). Every change is committed before the close, so nothing waits in memory.
+///
+/// While music plays, changes go to the journal beside the file instead (`HistoryJournal`), so SQLite is not loaded
+/// at all until the journal is folded in.
 public final class HistoryConnection {
+    public let journal: HistoryJournal
     private var database: HistoryDatabase?
     private var open: (() throws -> HistoryDatabase)?
     /// Whether the file was there, and opened, when this was made: otherwise there is nothing to read at start.
@@ -19,6 +23,7 @@ public final class HistoryConnection {
     /// A file opened already, kept open.
     public init(_ database: HistoryDatabase) {
         self.database = database
+        journal = HistoryJournal(besideHistoryAt: database.path)
         wasThereAtStart = true
     }
 
@@ -26,18 +31,21 @@ public final class HistoryConnection {
     public init(_ database: HistoryDatabase, reopenedBy open: @escaping () throws -> HistoryDatabase) {
         self.database = database
         self.open = open
+        journal = HistoryJournal(besideHistoryAt: database.path)
         wasThereAtStart = true
     }
 
-    /// A file that `open` makes at the first write (and opens again after each idle close).
-    public init(openedByFirstWrite open: @escaping () throws -> HistoryDatabase) {
+    /// A file at `path` that `open` makes at the first write (and opens again after each idle close).
+    public init(at path: String, openedByFirstWrite open: @escaping () throws -> HistoryDatabase) {
         self.open = open
+        journal = HistoryJournal(besideHistoryAt: path)
         wasThereAtStart = false
     }
 
-    /// The file for reading: nil while it is not made (nothing to read).
+    /// The file for reading: nil while it is not made (nothing to read), neither before the start nor by a fold of
+    /// the journal a killed daemon left.
     func forReading() throws -> HistoryDatabase? {
-        guard wasThereAtStart else { return nil }
+        guard wasThereAtStart || database != nil else { return nil }
         return try forWriting()
     }
 

@@ -99,6 +99,13 @@ public final class HistoryDatabase {
             last_played INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        // The last journal folded in (`fold`): its id and how many of its changes are in.
+        """
+        CREATE TABLE journal_folded (
+            journal TEXT PRIMARY KEY NOT NULL,
+            changes INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ]
 
     private let database: Database
@@ -140,48 +147,76 @@ public final class HistoryDatabase {
 
     /// Tracks queued for the first time (those known already keep their date).
     public func recordAdded(_ uris: [String], at time: Int64) throws {
-        try database.transaction {
-            let insert = try database.prepare("INSERT OR IGNORE INTO tracks (uri, first_added) VALUES (?, ?)")
-            for uri in uris { try insert.run([.text(uri), .integer(time)]) }
-        }
+        try record(.added(uris, at: time))
         try releaseCache()
     }
 
     /// A listen: the track's count and date, and the listen itself, waiting to be sent (in one transaction).
-    public func recordListen(_ listen: Listen) throws {
-        try database.transaction {
-            try ensure(listen.uri, at: listen.listenedAt)
-            try database.run("UPDATE tracks SET play_count = play_count + 1, last_played = ? WHERE uri = ?",
-                             [.integer(listen.listenedAt), .text(listen.uri)])
-            try database.run("""
-                INSERT OR IGNORE INTO listens (listened_at, uri, artist, title, album, duration_seconds, track_number,
-                                               recording_mbid, release_mbid, artist_mbid)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.integer(listen.listenedAt), .text(listen.uri), Self.text(listen.artist), Self.text(listen.title),
-                      Self.text(listen.album), Self.integer(listen.durationSeconds), Self.integer(listen.trackNumber),
-                      .text(listen.musicBrainz.recording), .text(listen.musicBrainz.release), .text(listen.musicBrainz.artist)])
-        }
-    }
+    public func recordListen(_ listen: Listen) throws { try record(.listen(listen)) }
 
-    public func recordSkip(_ uri: String, at time: Int64) throws {
-        try database.transaction {
-            try ensure(uri, at: time)
-            try database.run("UPDATE tracks SET skip_count = skip_count + 1 WHERE uri = ?", [.text(uri)])
-        }
-    }
+    public func recordSkip(_ uri: String, at time: Int64) throws { try record(.skip(uri, at: time)) }
 
     /// `stars` 0…5, or nil to forget the rating.
-    public func setRating(_ uri: String, _ stars: Int?, at time: Int64) throws {
-        try database.transaction {
+    public func setRating(_ uri: String, _ stars: Int?, at time: Int64) throws { try record(.rating(uri, stars: stars, at: time)) }
+
+    /// A playlist (by its id) was played at `time`: MPRIS Playlists' LastPlayDate ordering.
+    public func recordPlaylistPlayed(_ id: String, at time: Int64) throws { try record(.playlistPlayed(id, at: time)) }
+
+    /// One change in one transaction.
+    public func record(_ change: HistoryChange) throws {
+        try database.transaction { try apply(change) }
+    }
+
+    /// The changes of `journal` not folded in yet, in one transaction that also notes how far that journal is in,
+    /// so a fold cut short after its commit (before the journal was removed) skips them when it runs again.
+    /// Returns the tracks changed, whose first-added dates the loop learns back.
+    func fold(_ journal: HistoryJournal.Contents) throws -> [String] {
+        let changes = try database.transaction {
+            let done = try database.query("SELECT changes FROM journal_folded WHERE journal = ?", [.text(journal.id)])
+                .first?.integer(0) ?? 0
+            let changes = journal.changes.dropFirst(Int(clamping: done))
+            for change in changes { try apply(change) }
+            try database.run("DELETE FROM journal_folded")
+            try database.run("INSERT INTO journal_folded (journal, changes) VALUES (?, ?)",
+                             [.text(journal.id), .integer(Int64(journal.changes.count))])
+            return changes
+        }
+        try releaseCache()
+        return changes.compactMap(\.changedTrack)
+    }
+
+    private func apply(_ change: HistoryChange) throws {
+        switch change {
+        case .added(let uris, let time):
+            let insert = try database.prepare("INSERT OR IGNORE INTO tracks (uri, first_added) VALUES (?, ?)")
+            for uri in uris { try insert.run([.text(uri), .integer(time)]) }
+        case .listen(let listen):
+            try apply(listen)
+        case .skip(let uri, let time):
+            try ensure(uri, at: time)
+            try database.run("UPDATE tracks SET skip_count = skip_count + 1 WHERE uri = ?", [.text(uri)])
+        case .rating(let uri, let stars, let time):
             try ensure(uri, at: time)
             try database.run("UPDATE tracks SET rating = ? WHERE uri = ?", [Self.integer(stars), .text(uri)])
+        case .playlistPlayed(let id, let time):
+            try database.run("INSERT OR REPLACE INTO playlist_plays (playlist_id, last_played) VALUES (?, ?)",
+                             [.text(id), .integer(time)])
         }
     }
 
-    /// A playlist (by its id) was played at `time`: MPRIS Playlists' LastPlayDate ordering.
-    public func recordPlaylistPlayed(_ id: String, at time: Int64) throws {
-        try database.run("INSERT OR REPLACE INTO playlist_plays (playlist_id, last_played) VALUES (?, ?)",
-                         [.text(id), .integer(time)])
+    /// A listen counts once: its start time and URI are its identity, and a listen already there changes nothing.
+    private func apply(_ listen: Listen) throws {
+        let inserted = try database.run("""
+            INSERT OR IGNORE INTO listens (listened_at, uri, artist, title, album, duration_seconds, track_number,
+                                           recording_mbid, release_mbid, artist_mbid)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(listen.listenedAt), .text(listen.uri), Self.text(listen.artist), Self.text(listen.title),
+                  Self.text(listen.album), Self.integer(listen.durationSeconds), Self.integer(listen.trackNumber),
+                  .text(listen.musicBrainz.recording), .text(listen.musicBrainz.release), .text(listen.musicBrainz.artist)])
+        guard inserted == 1 else { return }
+        try ensure(listen.uri, at: listen.listenedAt)
+        try database.run("UPDATE tracks SET play_count = play_count + 1, last_played = ? WHERE uri = ?",
+                         [.integer(listen.listenedAt), .text(listen.uri)])
     }
 
     /// When each playlist was last played, by id.

@@ -8,8 +8,11 @@ import Synchronization
 ///
 /// The loop keeps a copy of the history of every track played, skipped or rated (`tracks`), read from the file at
 /// start on the history queue and changed on the loop first, so MPRIS metadata reads it without waiting; every
-/// change is then written on the history queue, one transaction each. When a track was first queued is kept in
-/// the file only, and taken from it once the track is played, skipped or rated. Listens also wait there for ListenBrainz (`onListen` tells the sender).
+/// change is then appended to the journal on the history queue (`HistoryJournal`) and folded into the file at once,
+/// unless music plays: then the journal is folded when playing stops or pauses, when it reaches `journalBound`, and
+/// before the file is read (at start, for ListenBrainz, at the daemon's stop), so SQLite is not loaded while music
+/// plays. When a track was first queued is kept in the file only, and taken from it at the fold once the track is
+/// played, skipped or rated. Listens also wait there for ListenBrainz (`onListen` tells the sender).
 /// The file is open only while the history queue has work (`onQueue`, `HistoryConnection.closeWhileIdle`).
 public final class HistoryRecorder: PlayerObserver {
     private let player: Player
@@ -30,7 +33,8 @@ public final class HistoryRecorder: PlayerObserver {
     public var onTrackChanged: ((String) -> Void)?
     /// A track started playing (ListenBrainz's `playing_now`), with its tags as known then.
     public var onStarted: ((ListenCounter.Play) -> Void)?
-    /// A listen counted and was written (in the file, waiting to be sent), on the loop.
+    /// A listen counted and was written (in the journal, waiting to be sent: `foldJournalAndWait` before reading
+    /// the file), on the loop.
     public var onListen: ((Listen, ListenCounter.Play) -> Void)?
     /// A track's MusicBrainz ids (URI), when something knows them (the music library), for its listens.
     public var musicBrainzTags: ((String) -> MusicBrainzTags?)?
@@ -47,14 +51,18 @@ public final class HistoryRecorder: PlayerObserver {
         player.addObserver(self)
     }
 
-    /// Reads the file's history on the history queue; it joins what the loop recorded meanwhile. A file not made
-    /// yet holds nothing: the queue (and the Dispatch thread it would start) is left alone until the first write.
+    /// Folds in what a killed daemon left in the journal, then reads the file's history on the history queue; it
+    /// joins what the loop recorded meanwhile. A file not made yet, with no journal, holds nothing: the queue (and
+    /// the Dispatch thread it would start) is left alone until the first write.
     public func load() {
-        guard connection?.wasThereAtStart == true else { return EventLoop.main.post { [weak self] in self?.noteQueued() } }
-        onQueue { [connection, log] in
+        guard let connection, connection.wasThereAtStart || connection.journal.isThere else {
+            return EventLoop.main.post { [weak self] in self?.noteQueued() }
+        }
+        onQueue { [self, log] in
+            foldJournal()
             let stored: [String: TrackHistory], plays: [String: Int64]
             do {
-                let database = try connection?.forReading()
+                let database = try connection.forReading()
                 stored = try database?.tracksWithActivity() ?? [:]
                 plays = try database?.playlistPlays() ?? [:]
             } catch {
@@ -69,16 +77,58 @@ public final class HistoryRecorder: PlayerObserver {
         }
     }
 
-    /// Runs `work` with the file on the history queue; a failure is one log line (a full disk loses that change).
-    public func write(_ what: String, _ work: @escaping (HistoryDatabase) throws -> Void) {
+    /// The journal's size at which it is folded even while music plays, so it never grows without limit: a fold
+    /// every thousand changes, or every 256 KiB (a queueing of a few thousand tracks is one change).
+    public static let journalBound = (changes: 1000, bytes: 256 << 10)
+
+    /// Appends `change` to the journal on the history queue, and folds the journal in at once unless music plays
+    /// (as the loop sees it now: a track opened and played is one batch, so its queueing is journaled) or the
+    /// journal reached its bound. A failure is one log line (a full disk loses that change).
+    private func journal(_ made: @escaping @autoclosure () -> HistoryChange, then: (() -> Void)? = nil) {
         guard let connection else { return }
-        onQueue { [log] in
+        let playing = player.status == .playing
+        onQueue { [self] in
+            let change = made()  // a whole queue's URIs are gathered here, off the loop
             do {
-                guard let database = Self.opened(connection, log: log) else { return }
-                try work(database)
+                let size = try connection.journal.append(change)
+                then.map { EventLoop.main.post($0) }
+                let bound = Self.journalBound
+                if !playing || connection.journal.appended >= bound.changes || size >= bound.bytes { foldJournal() }
             } catch {
-                log.error("cannot record \(what) in the listening history: \(error)")
+                log.error("cannot record \(change.what) in the listening history: \(error)")
             }
+        }
+    }
+
+    /// Folds the journal into the file and waits: before something else reads the file (the ListenBrainz sender,
+    /// on its own thread) and at the daemon's stop. Not to be called on the history queue.
+    public func foldJournalAndWait() {
+        guard connection != nil else { return }
+        unfinished.add(1, ordering: .relaxed)
+        queue.sync {
+            foldJournal()
+            if unfinished.subtract(1, ordering: .relaxed).newValue == 0 { connection?.closeWhileIdle() }
+        }
+    }
+
+    /// On the history queue: the journal's changes into the file, in one transaction, then the journal removed (a
+    /// kill between the two folds it again, and the file skips what it has: `HistoryDatabase.fold`); the loop
+    /// learns the changed tracks' first-added dates. No journal, no SQLite.
+    private func foldJournal() {
+        guard let connection else { return }
+        do {
+            guard let contents = try connection.journal.read() else { return }
+            if contents.unreadable > 0 {
+                log.warning("\(contents.unreadable) line(s) of \(connection.journal.path) unreadable (cut short by a kill while written): skipped")
+            }
+            guard let database = Self.opened(connection, log: log) else { return }
+            let changed = Set(try database.fold(contents))
+            try connection.journal.remove()
+            var dates: [String: Int64] = [:]
+            for uri in changed { dates[uri] = try database.firstAdded(uri) }
+            EventLoop.main.post { [weak self] in dates.forEach { self?.learn($0.value, of: $0.key) } }
+        } catch {
+            log.error("cannot fold the journal into the listening history: \(error)")
         }
     }
 
@@ -121,14 +171,14 @@ public final class HistoryRecorder: PlayerObserver {
         let time = now()
         tracks[uri, default: TrackHistory(firstAdded: time)].rating = stars
         onTrackChanged?(uri)
-        record("a rating", of: uri) { try $0.setRating(uri, stars, at: time) }
+        journal(.rating(uri, stars: stars, at: time))
     }
 
     /// A playlist was loaded to be played.
     public func playlistPlayed(_ id: String) {
         let time = now()
         playlistPlays[id] = time
-        write("a playlist played") { try $0.recordPlaylistPlayed(id, at: time) }
+        journal(.playlistPlayed(id, at: time))
     }
 
     // MARK: Counting
@@ -150,46 +200,27 @@ public final class HistoryRecorder: PlayerObserver {
         onTrackChanged?(track.uri)
         var listen = Listen(play)
         listen.musicBrainz = musicBrainzTags?(track.uri) ?? MusicBrainzTags()
-        guard let connection else { return }
-        onQueue { [log, listen] in
-            do {
-                guard let database = Self.opened(connection, log: log) else { return }
-                try database.recordListen(listen)
-                let firstAdded = try database.firstAdded(listen.uri)
-                EventLoop.main.post { [weak self] in
-                    self?.learn(firstAdded, of: listen.uri)
-                    self?.onListen?(listen, play)
-                }
-            } catch {
-                log.error("cannot record a listen in the listening history: \(error)")
-            }
-        }
+        journal(.listen(listen)) { [weak self] in self?.onListen?(listen, play) }
     }
 
     private func skipped(_ play: ListenCounter.Play) {
         let uri = play.track.uri, time = now()
         tracks[uri, default: TrackHistory(firstAdded: time)].skipCount += 1
         onTrackChanged?(uri)
-        record("a skip", of: uri) { try $0.recordSkip(uri, at: time) }
+        journal(.skip(uri, at: time))
     }
 
-    /// Writes a change of `uri`'s history, then gives the loop's copy the date the file has of its first queueing:
-    /// the loop's copy did not keep it while the track was only queued.
-    private func record(_ what: String, of uri: String, _ work: @escaping (HistoryDatabase) throws -> Void) {
-        write(what) { database in
-            try work(database)
-            let firstAdded = try database.firstAdded(uri)
-            EventLoop.main.post { [weak self] in self?.learn(firstAdded, of: uri) }
-        }
-    }
-
+    /// Gives the loop's copy the date the file has of `uri`'s first queueing: the loop's copy did not keep it while
+    /// the track was only queued.
     private func learn(_ firstAdded: Int64?, of uri: String) {
         if let firstAdded { tracks[uri]?.firstAdded = firstAdded }
     }
 
     /// Playing time is sampled once a second while playing, so a listen counts within a second of its due time.
+    /// Leaving Playing folds the journal in.
     private func tick(_ playing: Bool) {
         guard playing != (ticker != nil) else { return }
+        if !playing { onQueue { [weak self] in self?.foldJournal() } }
         ticker?.cancel()
         ticker = playing ? EventLoop.main.schedule(after: 1, repeating: true) { [weak self] in self?.counter?.sample() } : nil
     }
@@ -204,15 +235,17 @@ public final class HistoryRecorder: PlayerObserver {
         let time = now()
         if let added {
             guard !added.isEmpty else { return }
-            return write("queued tracks") { try $0.recordAdded(added, at: time) }
+            return journal(.added(added, at: time))
         }
         let snapshot = player.queueSnapshot
         guard snapshot.count > 0 else { return }
-        write("queued tracks") { database in
-            var uris: [String] = []
-            uris.reserveCapacity(snapshot.count)
-            snapshot.forEach { uris.append($0.uri) }
-            try database.recordAdded(uris, at: time)
-        }
+        journal(.added(Self.uris(of: snapshot), at: time))
+    }
+
+    private static func uris(of snapshot: QueueSnapshot) -> [String] {
+        var uris: [String] = []
+        uris.reserveCapacity(snapshot.count)
+        snapshot.forEach { uris.append($0.uri) }
+        return uris
     }
 }

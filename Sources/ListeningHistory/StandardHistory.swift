@@ -15,7 +15,7 @@ extension HistoryRecorder {
             let path = try HistoryDatabase.standardPath()
             let open = { try HistoryDatabase.open(path: path, now: now()) { log.warning("\($0)") } }
             let connection = try canBeMadeLater(path)
-                ? HistoryConnection(openedByFirstWrite: open) : HistoryConnection(try open(), reopenedBy: open)
+                ? HistoryConnection(at: path, openedByFirstWrite: open) : HistoryConnection(try open(), reopenedBy: open)
             return (HistoryRecorder(player: player, connection: connection, now: now, log: log), path)
         } catch {
             log.error("the listening history will not be kept: \(error)")

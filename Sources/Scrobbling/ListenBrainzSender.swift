@@ -47,6 +47,9 @@ public final class ListenBrainzSender {
     private var wait: Double = 0
     private var notBefore = Date.distantPast
     private var toldUnauthorized = false
+    /// Brings what the history keeps aside into its file before the listens waiting there are read (the history's
+    /// journal, written while music plays: `HistoryRecorder.foldJournalAndWait`). Set before `start`.
+    public var beforeReading: (() -> Void)?
 
     /// - Parameter historyPath: the history file, opened again here (one connection per thread).
     public init(options: Options, historyPath: String, log: Logger) {
@@ -59,11 +62,11 @@ public final class ListenBrainzSender {
         (options.url.hasSuffix("/") ? String(options.url.dropLast()) : options.url) + "/1/submit-listens"
     }
 
-    /// Sends what waits (at start: listens from earlier runs). A history not made yet has none waiting: then
-    /// nothing runs, so SQLite does not make the file at start; the first write makes it (`HistoryConnection`)
-    /// and the first listen brings the sender here (`listenRecorded`).
+    /// Sends what waits (at start: listens from earlier runs). A history not made yet, with no journal to fold in,
+    /// has none waiting: then nothing runs, so SQLite does not make the file at start; the first write makes it
+    /// (`HistoryConnection`) and the first listen brings the sender here (`listenRecorded`).
     public func start() {
-        guard HistoryDatabase.isMade(at: historyPath) else { return }
+        guard HistoryDatabase.isMade(at: historyPath) || HistoryJournal(besideHistoryAt: historyPath).isThere else { return }
         queue.async { self.sendWaiting() }
     }
 
@@ -92,7 +95,9 @@ public final class ListenBrainzSender {
     // MARK: On the queue
 
     private func sendWaiting() {
-        guard !retryScheduled, let database = openDatabase() else { return }
+        guard !retryScheduled else { return }
+        beforeReading?()
+        guard let database = openDatabase() else { return }
         while true {
             let batch: [Listen]
             do { batch = try database.waitingListens(limit: ListenBrainzPayload.largestBatch) } catch {

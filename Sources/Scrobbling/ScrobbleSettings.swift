@@ -43,6 +43,7 @@ extension ListenBrainzSender {
     public func follow(_ history: HistoryRecorder) {
         history.onStarted = { [self] in playingNow(Listen($0)) }
         history.onListen = { [self] _, _ in listenRecorded() }
+        beforeReading = { [weak history] in history?.foldJournalAndWait() }
         start()
     }
 }

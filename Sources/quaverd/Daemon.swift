@@ -115,6 +115,7 @@ final class Daemon {
             library?.stop()
             recorder?.finish()
             player.stop()
+            history?.foldJournalAndWait()  // what was kept aside while playing, into history.db
             network.cache?.removeScratchFolder()  // a download may outlive the exit: its folder does not
             connection.close(releasing: ControlAPI.busName)  // clients see the name go first
             withExtendedLifetime(scanner) {}

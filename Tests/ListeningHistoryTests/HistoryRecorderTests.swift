@@ -49,7 +49,7 @@ final class HistoryRecorderTests: XCTestCase {
     /// A file not made yet is made by the first write, after the history is read (with nothing to read).
     func testAFileNotMadeYetIsMadeByTheFirstWrite() throws {
         let player = Player(engine: FakeEngine())
-        let connection = HistoryConnection(openedByFirstWrite: { [path] in
+        let connection = HistoryConnection(at: path, openedByFirstWrite: { [path] in
             try HistoryDatabase.open(path: path, now: 1) { XCTFail("set aside: \($0)") }
         })
         let history = HistoryRecorder(player: player, connection: connection, now: { [unowned self] in time }, log: Logger(label: "test"))

@@ -30,9 +30,9 @@ final class HistoryFileClosingTests: XCTestCase {
         let file = daemon.home.url.appendingPathComponent("state/quaver/history.db").path
         let uri = Media.uri(fixtures.flac)
         try daemon.call("OpenUri", [.string(uri)])
+        try daemon.call("Pause")  // the 10 s tone stays current; pausing folds the journal kept while playing
         daemon.waitUntil("the track dated in the file") { row(uri, in: file)?.firstAdded != nil }
         daemon.waitUntil("libsqlite3 unloaded after the write") { (try? sqliteIsMapped(daemon)) == false }
-        try daemon.call("Pause")  // the 10 s tone stays current, however slowly a loaded machine gets here
 
         try daemon.call("SetRating", [.objectPath(try ObjectPath(ControlAPI.TrackPath.noTrack)), .int32(4)],
                         on: ControlAPI.quaverInterface)

@@ -54,7 +54,7 @@ final class HistoryWiringTests: XCTestCase {
     }
 
     /// A daemon that has queued nothing makes no history file, so SQLite does not run at rest; the first queued
-    /// track makes it, dated (HistoryConnection).
+    /// track makes it, dated (HistoryConnection), once playing pauses (until then it waits in the journal).
     func testTheFileIsMadeByTheFirstQueuedTrack() throws {
         let fixtures = try Media.fixtures()
         let daemon = try RunningDaemon()
@@ -62,6 +62,7 @@ final class HistoryWiringTests: XCTestCase {
         XCTAssertEqual(daemon.status, "Stopped", "answered: started")
         XCTAssertFalse(FileManager.default.fileExists(atPath: file), "made before anything was queued")
         try daemon.call("OpenUri", [.string(Media.uri(fixtures.flac))])
+        try daemon.call("Pause")
         daemon.waitUntil("the first track dated in a new file") {
             FileManager.default.fileExists(atPath: file)
                 && (try? HistoryDatabase(path: file).firstAdded(Media.uri(fixtures.flac))) != nil

@@ -95,6 +95,7 @@ final class ScrobbleWiringTests: XCTestCase {
         XCTAssertEqual(daemon.status, "Stopped", "answered: started")
         XCTAssertFalse(eventually(timeout: 2) { FileManager.default.fileExists(atPath: file) }, "made at start")
         try daemon.call("OpenUri", [.string(Media.uri(try Media.fixtures().flac))])
+        try daemon.call("Pause")  // what is recorded while playing waits in the journal
         daemon.waitUntil("the first queued track makes it") { FileManager.default.fileExists(atPath: file) }
     }
 
