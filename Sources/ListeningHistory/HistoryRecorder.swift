@@ -155,6 +155,7 @@ public final class HistoryRecorder: PlayerObserver {
         switch change {
         case .status(let status):
             tick(status == .playing)
+            if status != .playing { onQueue { [weak self] in self?.foldJournal() } }  // what waited while playing
         case .tracksAdded(let ids, _):
             noteQueued(ids.compactMap(player.uri(of:)))
         case .queueReplaced:
@@ -217,10 +218,8 @@ public final class HistoryRecorder: PlayerObserver {
     }
 
     /// Playing time is sampled once a second while playing, so a listen counts within a second of its due time.
-    /// Leaving Playing folds the journal in.
     private func tick(_ playing: Bool) {
         guard playing != (ticker != nil) else { return }
-        if !playing { onQueue { [weak self] in self?.foldJournal() } }
         ticker?.cancel()
         ticker = playing ? EventLoop.main.schedule(after: 1, repeating: true) { [weak self] in self?.counter?.sample() } : nil
     }

@@ -46,4 +46,33 @@ final class HistoryFileClosingTests: XCTestCase {
         daemon.waitUntil("the history read at start") { daemon.metadata["xesam:userRating"] == .double(0.8) }
         daemon.waitUntil("libsqlite3 unloaded after the start-up read") { (try? sqliteIsMapped(daemon)) == false }
     }
+
+    /// Through a track's listen (5 s into the 10 s tone), libsqlite3 is never in the daemon's maps: the queued
+    /// track's date and the listen wait in the journal, and reach the file when playing pauses. Fails when they are
+    /// written through SQLite while playing (each write maps it for about 12 ms; sampled every few milliseconds).
+    func testSQLiteIsNotLoadedWhileATrackPlaysThroughItsListen() throws {
+        let fixtures = try Media.fixtures()
+        let daemon = try RunningDaemon()
+        let file = daemon.home.url.appendingPathComponent("state/quaver/history.db").path
+        let uri = Media.uri(fixtures.flac)
+        try daemon.call("OpenUri", [.string(uri)])
+        var samples = 0, mappedSamples = 0
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            samples += 1
+            if try sqliteIsMapped(daemon) { mappedSamples += 1 }
+            if samples % 20 == 0, daemon.metadata["xesam:useCount"] == .int32(1) { break }
+        }
+        XCTAssertEqual(daemon.metadata["xesam:useCount"], .int32(1), "the listen counted")
+        XCTAssertEqual(daemon.status, "Playing")
+        XCTAssertEqual(mappedSamples, 0, "libsqlite3 mapped in \(mappedSamples) of \(samples) samples")
+        try daemon.call("Pause")
+        daemon.waitUntil("the listen in the file once paused") { row(uri, in: file)?.firstAdded != nil && playCount(uri, in: file) == 1 }
+        daemon.waitUntil("libsqlite3 unloaded after the fold") { (try? sqliteIsMapped(daemon)) == false }
+    }
+
+    private func playCount(_ uri: String, in file: String) -> Int64? {
+        guard let reader = try? Database(path: file, readOnly: true, create: false) else { return nil }
+        return try? reader.query("SELECT play_count FROM tracks WHERE uri = ?1", [.text(uri)]).first?.integer(0)
+    }
 }
