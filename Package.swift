@@ -140,7 +140,6 @@ let package = Package(
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
                                          "QuaverVersion", "DaemonLog", "Library", "PlaylistStore", "ListeningHistory", "Scrobbling", "PublicText",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/quaverd", swiftSettings: v5),
         .target(name: "QuaverCLI",
