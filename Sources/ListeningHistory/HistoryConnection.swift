@@ -63,6 +63,9 @@ public final class HistoryConnection {
         return database
     }
 
+    /// Whether changes can reach the file: it is open, or can be opened (again); not after a failure to open it.
+    var canWrite: Bool { database != nil || open != nil }
+
     /// Closes the file when it can be opened again: the history queue has nothing left to do.
     func closeWhileIdle() {
         if open != nil { database = nil }

@@ -65,8 +65,8 @@ extension Listen {
     }
 }
 
-/// The history file. Used from one serial queue only (one connection, one thread: see `Database`); every
-/// change is one transaction, so a `kill -9` loses at most the listen in progress.
+/// The history file. Used from one serial queue only (one connection, one thread: see `Database`); changes come in
+/// a transaction each (`record`) or a journal's at a time (`fold`), so a `kill -9` leaves all of them or none.
 public final class HistoryDatabase {
     /// `migrations[i]` takes the file from version i to i + 1 (`Database.migrate`).
     static let migrations = [
@@ -145,24 +145,7 @@ public final class HistoryDatabase {
         try database.query("SELECT first_added FROM tracks WHERE uri = ?", [.text(uri)]).first?.integer(0)
     }
 
-    /// Tracks queued for the first time (those known already keep their date).
-    public func recordAdded(_ uris: [String], at time: Int64) throws {
-        try record(.added(uris, at: time))
-        try releaseCache()
-    }
-
-    /// A listen: the track's count and date, and the listen itself, waiting to be sent (in one transaction).
-    public func recordListen(_ listen: Listen) throws { try record(.listen(listen)) }
-
-    public func recordSkip(_ uri: String, at time: Int64) throws { try record(.skip(uri, at: time)) }
-
-    /// `stars` 0…5, or nil to forget the rating.
-    public func setRating(_ uri: String, _ stars: Int?, at time: Int64) throws { try record(.rating(uri, stars: stars, at: time)) }
-
-    /// A playlist (by its id) was played at `time`: MPRIS Playlists' LastPlayDate ordering.
-    public func recordPlaylistPlayed(_ id: String, at time: Int64) throws { try record(.playlistPlayed(id, at: time)) }
-
-    /// One change in one transaction.
+    /// One change in one transaction (the recorder folds its journal instead: `fold`).
     public func record(_ change: HistoryChange) throws {
         try database.transaction { try apply(change) }
     }

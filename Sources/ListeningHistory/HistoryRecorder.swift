@@ -88,6 +88,7 @@ public final class HistoryRecorder: PlayerObserver {
         guard let connection else { return }
         let playing = player.status == .playing
         onQueue { [self] in
+            guard connection.canWrite else { return }  // the file cannot be made: the journal would only grow
             let change = made()  // a whole queue's URIs are gathered here, off the loop
             do {
                 let size = try connection.journal.append(change)
@@ -104,11 +105,7 @@ public final class HistoryRecorder: PlayerObserver {
     /// on its own thread) and at the daemon's stop. Not to be called on the history queue.
     public func foldJournalAndWait() {
         guard connection != nil else { return }
-        unfinished.add(1, ordering: .relaxed)
-        queue.sync {
-            foldJournal()
-            if unfinished.subtract(1, ordering: .relaxed).newValue == 0 { connection?.closeWhileIdle() }
-        }
+        onQueue(waiting: true, foldJournal)
     }
 
     /// On the history queue: the journal's changes into the file, in one transaction, then the journal removed (a
@@ -132,13 +129,15 @@ public final class HistoryRecorder: PlayerObserver {
         }
     }
 
-    /// Runs `work` on the history queue; the file is closed after the last work given to it, until the next.
-    private func onQueue(_ work: @escaping () -> Void) {
+    /// Runs `work` on the history queue (`waiting` for it to end); the file is closed after the last work given to
+    /// it, until the next.
+    private func onQueue(waiting: Bool = false, _ work: @escaping () -> Void) {
         unfinished.add(1, ordering: .relaxed)
-        queue.async { [self] in
+        let run = { [self] in
             work()
             if unfinished.subtract(1, ordering: .relaxed).newValue == 0 { connection?.closeWhileIdle() }
         }
+        if waiting { queue.sync(execute: run) } else { queue.async(execute: run) }
     }
 
     /// The file for a write, made by the first one; a file that cannot be made is said once, as at start.
@@ -155,7 +154,7 @@ public final class HistoryRecorder: PlayerObserver {
         switch change {
         case .status(let status):
             tick(status == .playing)
-            if status != .playing { onQueue { [weak self] in self?.foldJournal() } }  // what waited while playing
+            if status != .playing { onQueue(foldJournal) }  // what waited while playing
         case .tracksAdded(let ids, _):
             noteQueued(ids.compactMap(player.uri(of:)))
         case .queueReplaced:

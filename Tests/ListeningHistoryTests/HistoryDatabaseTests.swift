@@ -21,16 +21,16 @@ final class HistoryDatabaseTests: XCTestCase {
     func testCountsRatingsAndListensSurviveReopening() throws {
         do {
             let database = try open()
-            try database.recordAdded(["file:///m/a.flac", "file:///m/b.flac", "file:///m/d.flac"], at: 100)
-            try database.recordAdded(["file:///m/a.flac"], at: 999)
-            try database.recordListen(listen(200))
-            try database.recordListen(listen(300))
-            try database.recordListen(listen(300))  // the same listen again (a journal folded twice) changes nothing
-            try database.recordSkip("file:///m/b.flac", at: 400)
-            try database.setRating("file:///m/b.flac", 5, at: 500)
-            try database.setRating("file:///m/c.flac", 0, at: 600)
-            try database.recordPlaylistPlayed("aaaa", at: 700)
-            try database.recordPlaylistPlayed("aaaa", at: 800)
+            try database.record(.added(["file:///m/a.flac", "file:///m/b.flac", "file:///m/d.flac"], at: 100))
+            try database.record(.added(["file:///m/a.flac"], at: 999))
+            try database.record(.listen(listen(200)))
+            try database.record(.listen(listen(300)))
+            try database.record(.listen(listen(300)))  // the same listen again (a journal folded twice) changes nothing
+            try database.record(.skip("file:///m/b.flac", at: 400))
+            try database.record(.rating("file:///m/b.flac", stars: 5, at: 500))
+            try database.record(.rating("file:///m/c.flac", stars: 0, at: 600))
+            try database.record(.playlistPlayed("aaaa", at: 700))
+            try database.record(.playlistPlayed("aaaa", at: 800))
         }
         let database = try open()
         let all = try database.tracksWithActivity()
@@ -50,7 +50,7 @@ final class HistoryDatabaseTests: XCTestCase {
         try database.markSent([listen(200)])
         XCTAssertEqual(try database.waitingListens(limit: 10), [listen(300)])
         XCTAssertEqual(try database.waitingCount(), 1)
-        XCTAssertThrowsError(try database.setRating("file:///m/a.flac", 6, at: 1), "more than five stars")
+        XCTAssertThrowsError(try database.record(.rating("file:///m/a.flac", stars: 6, at: 1)), "more than five stars")
     }
 
     func testACorruptFileIsSetAsideAndANewOneStarted() throws {
@@ -67,10 +67,10 @@ final class HistoryDatabaseTests: XCTestCase {
     func testSizePerTenThousandListens() throws {
         var database: HistoryDatabase? = try open()
         for number in 0..<10_000 {
-            try database?.recordListen(Listen(listenedAt: 1_700_000_000 + Int64(number) * 200,
+            try database?.record(.listen(Listen(listenedAt: 1_700_000_000 + Int64(number) * 200,
                                              uri: "file:///home/user/Music/Some%20Artist/Some%20Album/\(number % 1000)%20Track.flac",
                                              artist: "Some Artist", title: "Track \(number % 1000)", album: "Some Album",
-                                             durationSeconds: 240, trackNumber: number % 12))
+                                             durationSeconds: 240, trackNumber: number % 12)))
         }
         database = nil  // the last connection's close folds the write-ahead log into the file
         let size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0

@@ -73,9 +73,9 @@ final class ScrobbleWiringTests: XCTestCase {
         let home = try scrobblingHome(sendingTo: server)
         let file = home.path + "/state/quaver/history.db"
         try FileManager.default.createDirectory(atPath: home.path + "/state/quaver", withIntermediateDirectories: true)
-        try HistoryDatabase(path: file).recordListen(Listen(listenedAt: 1_700_000_000, uri: "file:///m/waiting.flac",
+        try HistoryDatabase(path: file).record(.listen(Listen(listenedAt: 1_700_000_000, uri: "file:///m/waiting.flac",
                                                             artist: "Artist", title: "Title", album: "Album",
-                                                            durationSeconds: 200, trackNumber: 1))
+                                                            durationSeconds: 200, trackNumber: 1)))
         let daemon = try RunningDaemon(home: home)
         daemon.waitUntil("the waiting listen is sent") { !server.requestLog.isEmpty }
         daemon.waitUntil("libsqlite3 unloaded after the sending") {
@@ -108,8 +108,8 @@ final class ScrobbleWiringTests: XCTestCase {
         do {
             let history = try HistoryDatabase.open(path: home.path + "/state/quaver/history.db", now: 0) { XCTFail($0) }
             for time in times {
-                try history.recordListen(Listen(listenedAt: time, uri: "file:///m/\(time).flac", artist: "A", title: "T",
-                                                album: nil, durationSeconds: 240, trackNumber: nil))
+                try history.record(.listen(Listen(listenedAt: time, uri: "file:///m/\(time).flac", artist: "A", title: "T",
+                                                album: nil, durationSeconds: 240, trackNumber: nil)))
             }
         }
         let daemon = try RunningDaemon(home: home)

@@ -64,7 +64,7 @@ final class ListenBrainzSenderTests: XCTestCase {
         var tagged = listen(30)
         tagged.musicBrainz = MusicBrainzTags(recording: "b1a9c0e9-d987-4042-ae91-78d6a3267d69", release: "", artist: "a74b1b7f")
         for item in [listen(10, title: nil, artist: nil, seconds: nil), listen(20, seconds: 20), tagged] {
-            try database.recordListen(item)
+            try database.record(.listen(item))
         }
         let recorded = Date().timeIntervalSince1970
         sender.listenRecorded()
@@ -97,7 +97,7 @@ final class ListenBrainzSenderTests: XCTestCase {
             let database = try HistoryDatabase(path: historyPath)
             let offline = sender()
             for item in hour {
-                try database.recordListen(item)
+                try database.record(.listen(item))
                 offline.listenRecorded()
             }
             XCTAssertTrue(eventually(timeout: 10) { self.requests.count >= 2 }, "it keeps trying, with back-off")
@@ -122,7 +122,7 @@ final class ListenBrainzSenderTests: XCTestCase {
         let database = try HistoryDatabase(path: historyPath)
         let sender = sender()
         for time in [100, 200, 300] as [Int64] {
-            try database.recordListen(listen(time))
+            try database.record(.listen(listen(time)))
             sender.listenRecorded()
             sender.sync {}
         }
@@ -131,7 +131,7 @@ final class ListenBrainzSenderTests: XCTestCase {
         XCTAssertEqual(try waitingCount(), 3)
 
         try writeToken(Self.token)
-        try database.recordListen(listen(400))
+        try database.record(.listen(listen(400)))
         sender.listenRecorded()
         XCTAssertTrue(eventually(timeout: 10) { (try? self.waitingCount()) == 0 })
         XCTAssertEqual(requests.last.map(listenedAt), [100, 200, 300, 400])
@@ -141,7 +141,7 @@ final class ListenBrainzSenderTests: XCTestCase {
         try behave("429 2")
         let database = try HistoryDatabase(path: historyPath)
         let sender = sender()
-        try database.recordListen(listen(100))
+        try database.record(.listen(listen(100)))
         sender.listenRecorded()
         XCTAssertTrue(eventually(timeout: 10) { self.requests.count == 1 })
         try behave("ok")
@@ -155,7 +155,7 @@ final class ListenBrainzSenderTests: XCTestCase {
         try behave("lose-answer")
         let database = try HistoryDatabase(path: historyPath)
         let sender = sender(timeout: 1)
-        try database.recordListen(listen(500))
+        try database.record(.listen(listen(500)))
         let start = Date()
         sender.listenRecorded()
         sender.sync {}
