@@ -61,17 +61,25 @@ enum JournalLine {
         return body.split(separator: "\t", omittingEmptySubsequences: false).map(unescape)
     }
 
-    /// The change a header-less line's fields spell; nil for a kind or a field this build does not know.
+    /// The change a header-less line's fields spell; nil for a kind or a field this build does not know, or a value
+    /// the file refuses (a rating outside 0…5: its fold would fail, and every later one with it).
     static func change(_ fields: [String?]) -> HistoryChange? {
         guard fields.count >= 3, let kind = fields[0], let time = fields[1].flatMap({ Int64($0) }) else { return nil }
         switch (kind, fields.count) {
         case ("added", _): return .added(fields.dropFirst(2).compactMap { $0 }, at: time)
         case ("skip", 3): return fields[2].map { .skip($0, at: time) }
-        case ("rating", 4): return fields[2].map { .rating($0, stars: fields[3].flatMap { Int($0) }, at: time) }
+        case ("rating", 4): return rating(fields, at: time)
         case ("playlist", 3): return fields[2].map { .playlistPlayed($0, at: time) }
         case ("listen", 11): return listen(fields, at: time).map(HistoryChange.listen)
         default: return nil
         }
+    }
+
+    private static func rating(_ fields: [String?], at time: Int64) -> HistoryChange? {
+        guard let uri = fields[2] else { return nil }
+        guard let text = fields[3] else { return .rating(uri, stars: nil, at: time) }
+        guard let stars = Int(text), (0...5).contains(stars) else { return nil }
+        return .rating(uri, stars: stars, at: time)
     }
 
     private static func listen(_ fields: [String?], at time: Int64) -> Listen? {

@@ -116,7 +116,7 @@ public final class HistoryRecorder: PlayerObserver {
         do {
             guard let contents = try connection.journal.read() else { return }
             if contents.unreadable > 0 {
-                log.warning("\(contents.unreadable) line(s) of \(connection.journal.path) unreadable (cut short by a kill while written): skipped")
+                log.warning("\(contents.unreadable) line(s) of \(connection.journal.path) unreadable (cut short by a kill while written, or changed): skipped")
             }
             guard let database = Self.opened(connection, log: log) else { return }
             let changed = Set(try database.fold(contents))

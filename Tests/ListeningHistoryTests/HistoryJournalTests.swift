@@ -59,6 +59,10 @@ final class HistoryJournalTests: XCTestCase {
         XCTAssertEqual(contents.id, "1f2e")
         XCTAssertEqual(contents.changes, changes)
         XCTAssertEqual(contents.unreadable, 0)
+        // Six stars would fail the fold's transaction, and every later fold with it.
+        let refused = HistoryJournal.contents(text + JournalLine.encode(.rating("file:///m/r", stars: 6, at: 7)))
+        XCTAssertEqual(refused.changes, changes)
+        XCTAssertEqual(refused.unreadable, 1)
     }
 
     /// A kill during a write leaves its line cut short: it is skipped, and the next append starts on a line of its
