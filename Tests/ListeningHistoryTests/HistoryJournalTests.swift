@@ -104,6 +104,18 @@ final class HistoryJournalTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: journalPath))
     }
 
+    /// Ratings of tracks with kilobyte-long URIs: the journal is folded once it holds 256 KiB, long before a
+    /// thousand changes.
+    func testTheJournalIsFoldedAtItsSizeWhilePlaying() throws {
+        let player = playingPlayer()
+        let history = try recorder(player)
+        let folder = "file:///music/" + String(repeating: "long%20folder/", count: 70)
+        for number in 0..<300 { history.rate(folder + "\(number).flac", 3) }
+        XCTAssertTrue(eventually(timeout: 20) { (self.ratedTracks() ?? 0) > 0 }, "nothing in the file")
+        XCTAssertLessThan(ratedTracks() ?? 0, 300, "folded at the size bound, not at once")
+        XCTAssertEqual(player.status, .playing)
+    }
+
     /// A recorder gone while playing (as a daemon killed) leaves its journal; the next one folds it in at start,
     /// then reads the file.
     func testAJournalLeftBehindIsFoldedInAtStart() throws {
