@@ -66,7 +66,8 @@ extension Listen {
 }
 
 /// The history file. Used from one serial queue only (one connection, one thread: see `Database`); changes come in
-/// a transaction each (`record`) or a journal's at a time (`fold`), so a `kill -9` leaves all of them or none.
+/// a transaction each (`record`, while nothing plays) or a journal's at a time (`fold`), so a `kill -9` leaves all
+/// of them or none.
 public final class HistoryDatabase {
     /// `migrations[i]` takes the file from version i to i + 1 (`Database.migrate`).
     static let migrations = [
@@ -145,9 +146,10 @@ public final class HistoryDatabase {
         try database.query("SELECT first_added FROM tracks WHERE uri = ?", [.text(uri)]).first?.integer(0)
     }
 
-    /// One change in one transaction (the recorder folds its journal instead: `fold`).
+    /// One change in one transaction.
     public func record(_ change: HistoryChange) throws {
         try database.transaction { try apply(change) }
+        try releaseCache()
     }
 
     /// The changes of `journal` not folded in yet, in one transaction that also notes how far that journal is in,

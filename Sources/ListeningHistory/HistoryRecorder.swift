@@ -81,9 +81,11 @@ public final class HistoryRecorder: PlayerObserver {
     /// every thousand changes, or every 256 KiB (a queueing of a few thousand tracks is one change).
     public static let journalBound = (changes: 1000, bytes: 256 << 10)
 
-    /// Appends `change` to the journal on the history queue, and folds the journal in at once unless music plays
-    /// (as the loop sees it now: a track opened and played is one batch, so its queueing is journaled) or the
-    /// journal reached its bound. A failure is one log line (a full disk loses that change).
+    /// Records `change` on the history queue: while music plays (as the loop sees it now: a track opened and played
+    /// is one batch, so its queueing counts as played) it is appended to the journal, folded in once it reaches its
+    /// bound; otherwise the journal is folded in and the change written straight into the file, after it (or
+    /// appended, if the journal could not be folded, to keep the order). A failure is one log line (a full disk
+    /// loses that change).
     private func journal(_ made: @escaping @autoclosure () -> HistoryChange, then: (() -> Void)? = nil) {
         guard let connection else { return }
         let playing = player.status == .playing
@@ -91,10 +93,16 @@ public final class HistoryRecorder: PlayerObserver {
             guard connection.canWrite else { return }  // the file cannot be made: the journal would only grow
             let change = made()  // a whole queue's URIs are gathered here, off the loop
             do {
-                let size = try connection.journal.append(change)
+                if !playing { foldJournal() }
+                if playing || connection.journal.isThere {
+                    let size = try connection.journal.append(change)
+                    let bound = Self.journalBound
+                    if connection.journal.appended >= bound.changes || size >= bound.bytes { foldJournal() }
+                } else if let database = Self.opened(connection, log: log) {
+                    try database.record(change)
+                    try learnFirstAdded(of: [change.changedTrack].compactMap { $0 }, from: database)
+                }
                 then.map { EventLoop.main.post($0) }
-                let bound = Self.journalBound
-                if !playing || connection.journal.appended >= bound.changes || size >= bound.bytes { foldJournal() }
             } catch {
                 log.error("cannot record \(change.what) in the listening history: \(error)")
             }
@@ -119,14 +127,20 @@ public final class HistoryRecorder: PlayerObserver {
                 log.warning("\(contents.unreadable) line(s) of \(connection.journal.path) unreadable (cut short by a kill while written, or changed): skipped")
             }
             guard let database = Self.opened(connection, log: log) else { return }
-            let changed = Set(try database.fold(contents))
+            let changed = try database.fold(contents)
             try connection.journal.remove()
-            var dates: [String: Int64] = [:]
-            for uri in changed { dates[uri] = try database.firstAdded(uri) }
-            EventLoop.main.post { [weak self] in dates.forEach { self?.learn($0.value, of: $0.key) } }
+            try learnFirstAdded(of: changed, from: database)
         } catch {
             log.error("cannot fold the journal into the listening history: \(error)")
         }
+    }
+
+    /// Gives the loop's copy the dates the file has of `uris`' first queueing (the loop's copy did not keep them
+    /// while the tracks were only queued), on the history queue.
+    private func learnFirstAdded(of uris: [String], from database: HistoryDatabase) throws {
+        var dates: [String: Int64] = [:]
+        for uri in Set(uris) { dates[uri] = try database.firstAdded(uri) }
+        EventLoop.main.post { [weak self] in dates.forEach { self?.learn($0.value, of: $0.key) } }
     }
 
     /// Runs `work` on the history queue (`waiting` for it to end); the file is closed after the last work given to
@@ -210,8 +224,6 @@ public final class HistoryRecorder: PlayerObserver {
         journal(.skip(uri, at: time))
     }
 
-    /// Gives the loop's copy the date the file has of `uri`'s first queueing: the loop's copy did not keep it while
-    /// the track was only queued.
     private func learn(_ firstAdded: Int64?, of uri: String) {
         if let firstAdded { tracks[uri]?.firstAdded = firstAdded }
     }
