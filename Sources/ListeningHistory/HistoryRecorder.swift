@@ -8,10 +8,10 @@ import Synchronization
 ///
 /// The loop keeps a copy of the history of every track played, skipped or rated (`tracks`), read from the file at
 /// start on the history queue and changed on the loop first, so MPRIS metadata reads it without waiting; every
-/// change is then appended to the journal on the history queue (`HistoryJournal`) and folded into the file at once,
-/// unless music plays: then the journal is folded when playing stops or pauses, when it reaches `journalBound`, and
-/// before the file is read (at start, for ListenBrainz, at the daemon's stop), so SQLite is not loaded while music
-/// plays. When a track was first queued is kept in the file only, and taken from it at the fold once the track is
+/// change is then written on the history queue: into the file while nothing plays, into the journal while music
+/// plays (`HistoryJournal`), so SQLite is not loaded then; the journal is folded into the file when playing stops or
+/// pauses, when it reaches `journalBound`, and before the file is read (at start, for ListenBrainz, at the daemon's
+/// stop). When a track was first queued is kept in the file only, and taken from it at the fold once the track is
 /// played, skipped or rated. Listens also wait there for ListenBrainz (`onListen` tells the sender).
 /// The file is open only while the history queue has work (`onQueue`, `HistoryConnection.closeWhileIdle`).
 public final class HistoryRecorder: PlayerObserver {
