@@ -140,7 +140,6 @@ let package = Package(
                           dependencies: ["ControlAPI", "MPRIS", "GStreamerEngine", "RemoteMedia", "PlayerCore", "DBus", "EventLoop",
                                          "StateStore", "Configuration", "BaseDirectories", "DesktopEvents", "DesktopNotifications", "Session",
                                          "QuaverVersion", "DaemonLog", "Library", "PlaylistStore", "ListeningHistory", "Scrobbling", "PublicText",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           path: "Sources/quaverd", swiftSettings: v5),
         .target(name: "QuaverCLI",
@@ -241,7 +240,8 @@ let package = Package(
 // Each function in a section of its own (-function-sections), and the programs linked by the toolchain's lld, which
 // puts the functions link/quaverd.order lists (those start-up and playback run, scripts/link-order) next to each
 // other: scattered through 12 MB of code, the kernel's 64 KiB fault-around kept 8.5 MB of it resident for 1.2 MB
-// run; together, 5.1 MB (docs/reliability.md, "Memory at rest").
+// run; together, 5.1 MB (docs/reliability.md, "Memory at rest"). The compiler's nameless functions, which no list
+// can name, are put together ahead of the code by link/private-functions.ld.
 for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-static-stdlib", "-Xfrontend", "-function-sections"], .when(configuration: .release))]
     guard target.type == .executable else { continue }
@@ -256,7 +256,8 @@ for target in package.targets where target.type != .system {
     if ["quaverd-alone", "quaver"].contains(target.name) {
         flags += ["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic", "-use-ld=lld",
                   "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/link/quaverd.order",
-                  "-Xlinker", "--no-warn-symbol-ordering"]
+                  "-Xlinker", "--no-warn-symbol-ordering",
+                  "-Xlinker", "--script=\(Context.packageDirectory)/link/private-functions.ld"]
     }
     target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(flags, .when(configuration: .release))]
 }

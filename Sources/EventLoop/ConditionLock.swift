@@ -35,24 +35,40 @@ public final class ConditionLock: @unchecked Sendable {
     }
 
     /// Waits, the lock held, for a `broadcast` or until `deadline`: false when the time ran out.
-    public func wait(until deadline: ContinuousClock.Instant) -> Bool {
-        let left = ContinuousClock.now.duration(to: deadline).components
-        guard left.seconds >= 0 else { return false }
-        return wait(seconds: Double(left.seconds) + Double(left.attoseconds) / 1e18)
+    public func wait(until deadline: MonotonicDeadline) -> Bool {
+        var time = deadline.time
+        return pthread_cond_timedwait(condition, mutex, &time) == 0
     }
 
     /// Waits, the lock held, for a `broadcast` or at most `seconds`: false when the time ran out.
     public func wait(seconds: Double) -> Bool {
-        var deadline = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let nanoseconds = deadline.tv_nsec + Int(seconds * 1e9)
-        deadline.tv_sec += nanoseconds / 1_000_000_000
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
-        return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+        wait(until: .after(seconds: seconds))
     }
 
     /// Wakes every waiter (call with the lock held).
     public func broadcast() {
         pthread_cond_broadcast(condition)
+    }
+}
+
+/// A moment on the monotonic clock, which `ConditionLock`'s timed waits run on. Not `ContinuousClock`: reading
+/// it runs code of the `_Concurrency` library, whose one 240 KiB block of code then stays resident in the daemon
+/// for a function or two (docs/reliability.md, "Memory while playing").
+public struct MonotonicDeadline: Sendable {
+    fileprivate let time: timespec
+
+    /// `seconds` from now.
+    public static func after(seconds: Double) -> MonotonicDeadline {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nanoseconds = now.tv_nsec + Int(seconds * 1e9)
+        return MonotonicDeadline(time: timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000,
+                                                tv_nsec: nanoseconds % 1_000_000_000))
+    }
+
+    /// `duration` from now.
+    public static func after(_ duration: Duration) -> MonotonicDeadline {
+        let (seconds, attoseconds) = duration.components
+        return after(seconds: Double(seconds) + Double(attoseconds) / 1e18)
     }
 }

@@ -28,8 +28,12 @@ public enum PrerollProbe {
         defer { playbin.setState(.null) }
         guard playbin.setState(.paused) != .failure else { return nil }
         var tags: TagList?
-        let deadline = ContinuousClock.now + timeout
-        while case let left = deadline - ContinuousClock.now, left > .zero, let message = bus.pop(waitingAtMost: left) {
+        // GLib's monotonic clock, not ContinuousClock, whose reading would keep a block of `_Concurrency`'s code
+        // resident in the daemon for this one call (docs/reliability.md, "Memory while playing").
+        let (seconds, attoseconds) = timeout.components
+        let deadline = Int64(g_get_monotonic_time()) + seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        while case let left = deadline - Int64(g_get_monotonic_time()), left > 0,
+              let message = bus.pop(waitingAtMost: .microseconds(left)) {
             switch message.kind {
             case .tags(let list):
                 tags = tags.map { $0.merging(list) } ?? list

@@ -22,7 +22,7 @@ final class BoundedCall<Answer>: @unchecked Sendable {
         let call = BoundedCall()
         running(call)
         queue.async { call.finish(work(), late: late) }
-        return call.take(waitingUntil: .now + limit)
+        return call.take(waitingUntil: .after(limit))
     }
 
     /// Whether the work has not returned yet.
@@ -38,7 +38,7 @@ final class BoundedCall<Answer>: @unchecked Sendable {
         if !taken { late(value) }
     }
 
-    private func take(waitingUntil deadline: ContinuousClock.Instant) -> Answer? {
+    private func take(waitingUntil deadline: MonotonicDeadline) -> Answer? {
         lock.withLock {
             while !returned, lock.wait(until: deadline) {}
             guard returned else {

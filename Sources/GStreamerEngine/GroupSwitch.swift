@@ -45,7 +45,7 @@ extension StreamingSide {
     /// need that lock, and cutting the wait for them broke gapless joins of short tracks, whose
     /// about-to-finish comes while the engine sets them playing.
     func waitForNextFilesCheck(_ generation: Int, atMost limit: Double) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(limit)
+        let deadline = MonotonicDeadline.after(seconds: limit)
         return locked(waitingUntil: deadline, for: { shared in
             let ready = shared.checks.underWay == 0 || !shared.handover.preparedAwaitsCheck
             return shared.groupSwitch.stopping || shared.groupSwitch.seeksPending > 0 || ready
@@ -79,7 +79,7 @@ extension StreamingSide {
     /// meanwhile. Returns false when a switch had not ended after `timeout` seconds (it ran all the same).
     @discardableResult
     func exclusively(_ generation: Int, timeout: Double, _ change: () -> Void) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(timeout)
+        let deadline = MonotonicDeadline.after(seconds: timeout)
         // A switch waiting for the next file's check gives up at once.
         changing { shared in if shared.generation == generation { shared.groupSwitch.stopping = true } }
         let ended = locked(waitingUntil: deadline, for: { shared in

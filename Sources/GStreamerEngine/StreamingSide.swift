@@ -42,7 +42,7 @@ final class StreamingSide: @unchecked Sendable {
 
     /// Under the lock: waits until `done` holds or `deadline` passes (`done` is asked again at every wake-up),
     /// then runs `body`.
-    func locked<T>(waitingUntil deadline: ContinuousClock.Instant, for done: (Shared) -> Bool,
+    func locked<T>(waitingUntil deadline: MonotonicDeadline, for done: (Shared) -> Bool,
                    _ body: (inout Shared) -> T) -> T {
         lock.withLock {
             while !done(shared), lock.wait(until: deadline) {}

@@ -23,14 +23,14 @@ import Session
 import QuaverVersion
 
 final class Daemon {
-    private let options: Quaverd
+    private let options: DaemonOptions
     /// config.toml as loaded at start; modules wired here read their sections ([interruptions], [network]).
     let settings: Configuration
     private let log = Logger(label: "quaverd")
     private var exitStatus: Int32 = 0
     private var recorder: SessionRecorder?
 
-    init(options: Quaverd, settings: Configuration) {
+    init(options: DaemonOptions, settings: Configuration) {
         self.options = options
         self.settings = settings
     }
