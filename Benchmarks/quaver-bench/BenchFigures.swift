@@ -77,7 +77,7 @@ struct TimedSeries {
     /// a loss from one run to the next; in turns, each series meets the same moments.
     static func measureInterleaved(_ series: inout [TimedSeries], calls: Int, round: Int) throws {
         for timed in series { for _ in 0..<100 { try timed.call() } }
-        for turn in 0..<max(1, (calls + round - 1) / round) {
+        for turn in 0..<(calls + round - 1) / round {
             for offset in series.indices {
                 let index = (turn + offset) % series.count
                 let timed = try timeCalls(min(round, calls - turn * round), warmUp: 0, series[index].call)
