@@ -59,6 +59,35 @@ func timeCalls(_ count: Int, warmUp: Int, _ body: () throws -> Void) throws -> [
     }
 }
 
+/// One kind of call timed in turns with others (`measureInterleaved`): its samples (µs) and each round's median.
+struct TimedSeries {
+    let name: String
+    let call: () throws -> Void
+    private(set) var samples: [Int64] = []
+    private(set) var roundMedians: [Int64] = []
+
+    init(_ name: String, _ call: @escaping () throws -> Void) {
+        self.name = name
+        self.call = call
+    }
+
+    /// `calls` calls of each series, in rounds of `round` calls of one series after another, the order turned by
+    /// one each round, after 100 untimed calls of each. Timed one series after the other, the machine and the bus
+    /// drifted between two players' turns (a build starting, the bus daemon's caches), and a tie read as a win or
+    /// a loss from one run to the next; in turns, each series meets the same moments.
+    static func measureInterleaved(_ series: inout [TimedSeries], calls: Int, round: Int) throws {
+        for timed in series { for _ in 0..<100 { try timed.call() } }
+        for turn in 0..<(calls + round - 1) / round {
+            for offset in series.indices {
+                let index = (turn + offset) % series.count
+                let timed = try timeCalls(min(round, calls - turn * round), warmUp: 0, series[index].call)
+                series[index].samples += timed
+                series[index].roundMedians.append(timed.sorted()[timed.count / 2])
+            }
+        }
+    }
+}
+
 /// Median of a non-empty sample.
 func median(_ samples: [Double]) -> Double {
     let sorted = samples.sorted()

@@ -19,6 +19,8 @@ struct MPRISLatency: ParsableCommand {
     var opens = 20
     @Option(help: "Calls per Get/GetAll measurement.")
     var calls = 3_000
+    @Option(help: "Calls to each in a round: the bus alone, Get, GetAll and VLC's GetAll take turns by rounds.")
+    var round = 100
     @Option(help: "Client processes calling GetAll during the loaded measurement.")
     var clients = 4
     @Option(help: "Seconds the clients call GetAll.")
@@ -38,31 +40,32 @@ struct MPRISLatency: ParsableCommand {
         let next = try measureNext(uri, quaverd)
         BenchRow("Next → new Metadata signalled, ms", value: median(next), floor: nil, format: "%.1f",
                  target: "< 50", ok: median(next) < 50).emit()
-        let floor = try timeCalls { _ = try bus.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                            interface: "org.freedesktop.DBus", method: "GetId") }
-        let get = try timeCalls { _ = try quaverd.client.playbackStatus }
-        let getAll = try timeCalls { try getAllPlayer(quaverd) }
-        let vlcGetAll = try measureVLC(bus)
-        for (label, samples) in [("Get", get), ("GetAll", getAll)] {
-            for (name, p) in [("p50", 0.5), ("p99", 0.99)] {
-                let value = percentileMilliseconds(samples, p)
-                var target = name == "p99" ? "≤ 0.6" : "—"
-                var ok: Bool? = name == "p99" ? value <= 0.6 : nil
-                if label == "GetAll", name == "p50", let vlcGetAll {
-                    target = String(format: "≤ VLC (%.3f)", percentileMilliseconds(vlcGetAll, p))
-                    ok = value <= percentileMilliseconds(vlcGetAll, p)
-                }
-                BenchRow("\(label) \(name) while playing, 1 client, ms", value: value,
-                         floor: percentileMilliseconds(floor, p), format: "%.3f", target: target, ok: ok).emit()
-            }
-        }
-        if let vlcGetAll {
-            for (name, p) in [("p50", 0.5), ("p99", 0.99)] {
-                BenchRow("VLC GetAll \(name) while playing, same bus and client, ms", value: percentileMilliseconds(vlcGetAll, p),
-                         floor: percentileMilliseconds(floor, p), format: "%.3f", target: "—", ok: nil).emit()
-            }
-        }
+        let floor = try measureCalls(quaverd, bus)
         try measureUnderLoad(quaverd, floor: floor)
+    }
+
+    /// The bus alone, Get and GetAll on quaverd, and GetAll on VLC playing the same file, taking turns by rounds
+    /// (`TimedSeries.measureInterleaved`); their rows, and the bus's samples (the floor) for the loaded rows.
+    /// VLC stops before the load, as it played no part in it.
+    private func measureCalls(_ quaverd: BenchQuaverd, _ bus: BenchBus) throws -> [Int64] {
+        let vlc = try startVLC(bus)
+        defer { vlc?.stop() }
+        var series = [
+            TimedSeries("bus alone") {
+                _ = try bus.client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                        interface: "org.freedesktop.DBus", method: "GetId")
+            },
+            TimedSeries("Get") { _ = try quaverd.client.playbackStatus },
+            TimedSeries("GetAll") { try getAllPlayer(quaverd) },
+        ]
+        if let vlc { series.append(TimedSeries("VLC GetAll") { try vlc.getAllPlayer(bus) }) }
+        try TimedSeries.measureInterleaved(&series, calls: calls, round: round)
+        let floor = series[0].samples, vlcSeries = series.count > 3 ? series[3] : nil
+        for timed in series[1...] {
+            for (name, p) in [("p50", 0.5), ("p99", 0.99)] { emitLatencyRow(timed, name, p, floor: floor, vlc: vlcSeries) }
+        }
+        if let vlcSeries { emitRoundsAtOrUnderVLC(getAll: series[2], vlc: vlcSeries) }
+        return floor
     }
 
     /// Stop, then OpenUri and poll Position about every millisecond until it is past zero.
@@ -136,16 +139,40 @@ struct MPRISLatency: ParsableCommand {
                  target: "abs < 50 (no underrun)", ok: abs(drift) < 50).emit()
     }
 
-    /// GetAll(Player) on VLC playing the same file on the same bus, timed the same way; `nil` (and said)
-    /// without VLC. quaverd keeps playing meanwhile, so both are measured on a machine doing the same.
-    private func measureVLC(_ bus: BenchBus) throws -> [Int64]? {
+    /// Get's and GetAll's rows; GetAll's p50 has VLC's in the same rounds as its target, and VLC's own rows
+    /// follow GetAll's.
+    private func emitLatencyRow(_ timed: TimedSeries, _ name: String, _ p: Double, floor: [Int64], vlc: TimedSeries?) {
+        let value = percentileMilliseconds(timed.samples, p)
+        var target = name == "p99" ? "≤ 0.6" : "—"
+        var ok: Bool? = name == "p99" ? value <= 0.6 : nil
+        if timed.name == "VLC GetAll" {
+            (target, ok) = ("—", nil)
+        } else if timed.name == "GetAll", name == "p50", let vlc {
+            let reference = percentileMilliseconds(vlc.samples, p)
+            (target, ok) = (String(format: "≤ VLC (%.3f)", reference), value <= reference)
+        }
+        let label = timed.name == "VLC GetAll" ? "VLC GetAll \(name) while playing, same bus and client, ms"
+            : "\(timed.name) \(name) while playing, 1 client, ms"
+        BenchRow(label, value: value, floor: percentileMilliseconds(floor, p), format: "%.3f", target: target, ok: ok).emit()
+    }
+
+    /// In how many rounds GetAll's median was at or under VLC's in the same round: the run's p50 says who was
+    /// faster overall, this says how steadily.
+    private func emitRoundsAtOrUnderVLC(getAll: TimedSeries, vlc: TimedSeries) {
+        let rounds = zip(getAll.roundMedians, vlc.roundMedians)
+        let atOrUnder = rounds.filter { $0 <= $1 }.count
+        BenchRow("GetAll rounds of \(round) calls with p50 ≤ VLC's (of \(getAll.roundMedians.count))",
+                 value: Double(atOrUnder), floor: nil, format: "%.0f", target: "—", ok: nil).emit()
+    }
+
+    /// VLC playing the same file on the same bus, as the reference for GetAll; `nil` (and said) without VLC.
+    /// quaverd keeps playing meanwhile, so both are measured on a machine doing the same.
+    private func startVLC(_ bus: BenchBus) throws -> VLCReference? {
         guard VLCReference.isInstalled else {
             print("VLC: \(VLCReference.executable) is not installed (Debian: vlc-bin, vlc-plugin-base); no reference row")
             return nil
         }
-        let vlc = try VLCReference(on: bus, playing: URL(fileURLWithPath: file).standardizedFileURL)
-        defer { vlc.stop() }
-        return try timeCalls { try vlc.getAllPlayer(bus) }
+        return try VLCReference(on: bus, playing: URL(fileURLWithPath: file).standardizedFileURL)
     }
 
     private func timeCalls(_ body: () throws -> Void) throws -> [Int64] {

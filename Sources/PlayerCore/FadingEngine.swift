@@ -21,6 +21,9 @@ public struct Fades: Equatable, Sendable {
 /// volume, which on PulseAudio and PipeWire is the stream's volume at the sound server: it acts on what is heard
 /// now, where a ramp on the samples would be heard only after the second of sound the server holds. The sleep
 /// timer's fade goes the same way (`Player.fadeLevel` reaches `setVolume`, and the level here multiplies it).
+/// The ramp keeps its own time (`Ramp`, `longestStep`): a loop held up does not make it jump when it runs again.
+/// No ramp sent from this process can go on while the process is held up; one on the samples could (they are
+/// made ahead), at the cost of being heard that second late.
 ///
 /// Whatever comes during a fade does the obvious thing: Play during a pause's fade ramps back up from where the
 /// level is; Pause during a fade-in ramps down from there; a second skip replaces the track waiting to load and
@@ -37,11 +40,31 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
         case load(EngineItem, at: Duration, playing: Bool)
     }
 
+    /// The longest time between two steps of a ramp that it follows: a step later than that is taken as the loop
+    /// held up (a loaded machine; quaverd stopped for 300 ms) and moves the ramp on by one step's time only. The
+    /// level stood where it was meanwhile, as the sound server played on, and the ramp carries on from there at
+    /// its rate: it lasts that much longer but is heard whole, where one that followed the clock jumped by the
+    /// time missed (a third of the full level after a 300 ms hold of a fade in of a second).
+    static let longestStep = Duration.milliseconds(50)
+
+    /// A ramp of the level from `from` to `to` over `length` of its own time, which moves with the clock's except
+    /// across a hold (`longestStep`).
     struct Ramp {
-        let from: Double, to: Double, start: Duration, length: Duration
-        func level(at now: Duration) -> Double {
-            guard length > .zero, now < start + length else { return to }
-            return from + (to - from) * max(0, (now - start) / length)
+        let from: Double, to: Double, length: Duration
+        /// How much of the ramp has passed, and the clock's time when it last moved.
+        private var done = Duration.zero, moved: Duration
+
+        init(from: Double, to: Double, length: Duration, now: Duration) {
+            (self.from, self.to, self.length, moved) = (from, to, length, now)
+        }
+
+        /// Moves the ramp on to `now`; the level there.
+        mutating func level(at now: Duration) -> Double {
+            let elapsed = max(now - moved, .zero)
+            done += elapsed > FadingEngine.longestStep ? FadingEngine.step : elapsed
+            moved = now
+            guard length > .zero, done < length else { return to }
+            return from + (to - from) * (done / length)
         }
     }
 
@@ -206,12 +229,12 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
 
     private func rampUp() {
         guard fades.pause > .zero else { return setLevel(1) }
-        start(Ramp(from: level, to: 1, start: clock.now, length: fades.pause * (1 - level)))
+        start(Ramp(from: level, to: 1, length: fades.pause * (1 - level), now: clock.now))
     }
 
     private func rampDown(over length: Duration) {
         ceiling = min(asked, ceiling ?? asked)
-        start(Ramp(from: level, to: 0, start: clock.now, length: length * level))
+        start(Ramp(from: level, to: 0, length: length * level, now: clock.now))
     }
 
     private func start(_ ramp: Ramp) {
@@ -221,8 +244,9 @@ public final class FadingEngine: AudioEngine, AudioEngineDelegate {
 
     /// Sets the level for now; at the ramp's end, does what waited for it.
     private func advance() {
-        guard let ramp else { return }
+        guard var ramp else { return }
         setLevel(ramp.level(at: clock.now))
+        self.ramp = ramp
         if level == ramp.to {
             self.ramp = nil
             tick = nil

@@ -76,16 +76,41 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
     }
 
     /// A ramp's whole length (0 to full, or back) in ms, from the least-squares slope of `windows` (fractions of
-    /// the full level, one per 5 ms window; nil: a dropout, left out); nil for fewer than 10 windows (50 ms),
+    /// the full level, one per 5 ms window; nil: a dropout, left out) with the time the level stood still taken
+    /// out (`stoodStill`): quaverd or the sound server held up, and the ramp carrying on from where it was. A
+    /// jump to catch up with the clock is kept, and steepens the slope. Nil for fewer than 10 windows (50 ms),
     /// too few to tell a ramp from a jump.
     static func rampLength(_ windows: [Double?]) -> Double? {
-        let points = windows.indices.compactMap { index in windows[index].map { (Double(index) * 5, $0) } }
+        let still = stoodStill(windows)
+        let kept = windows.indices.compactMap { still.contains($0) ? nil : windows[$0] }
+        let points = kept.indices.map { (Double($0) * 5, kept[$0]) }
         guard points.count >= 10 else { return nil }
         let times = points.map(\.0), levels = points.map(\.1)
         let meanTime = times.reduce(0, +) / Double(times.count), meanLevel = levels.reduce(0, +) / Double(levels.count)
         let covariance = zip(times, levels).map { ($0 - meanTime) * ($1 - meanLevel) }.reduce(0, +)
         let variance = times.map { ($0 - meanTime) * ($0 - meanTime) }.reduce(0, +)
         return covariance == 0 ? nil : abs(variance / covariance)
+    }
+
+    /// The windows after the first of each run of 16 or more (80 ms) that stay within 0.5 % of the full level of
+    /// its first: the level stood still there. Shorter runs are kept: a sound server applies a volume once per
+    /// cycle of its graph (PipeWire's quantum, 21 ms and more), a staircase whose treads are the ramp's time.
+    static func stoodStill(_ windows: [Double?]) -> Set<Int> {
+        var still = Set<Int>(), start = 0
+        while start < windows.count {
+            var end = start + 1
+            if let first = windows[start] {
+                while end < windows.count, let level = windows[end], abs(level - first) < 0.005 { end += 1 }
+            }
+            if end - start >= 16 { still.formUnion(start + 1..<end) }
+            start = end
+        }
+        return still
+    }
+
+    /// The most the level moves in 20 ms (4 windows, two volume steps) over `levels` (fractions of the full level).
+    static func largestStep(_ levels: ArraySlice<Double>) -> Double {
+        zip(levels, levels.dropFirst(4)).map { abs($1 - $0) }.max() ?? 0
     }
 
     /// A fade in's length in ms, from its slope where it rises from 30 % to 80 % of the full level, or from
@@ -136,6 +161,35 @@ class FadeChecks: FadeRecordingChecks {
         XCTAssertEqual(length, 1000, accuracy: 50, "a ramp of a second, not a jump")
     }
 
+    /// quaverd stopped (SIGSTOP) for 300 ms of sound 400 ms into a fade in, as a loaded machine may hold it up: the
+    /// level stays where it was meanwhile (the sound server plays on), then the ramp carries on from there at its
+    /// rate, heard whole; it does not jump by the time missed (a third of the full level before).
+    func checkAHeldUpFadeInCarriesOnFromWhereItWas() throws {
+        assertPlaysOn("before")
+        try call("Pause")
+        XCTAssertTrue(eventually(timeout: 5) { (try? self.sound.pactl(["-f", "json", "list", "sink-inputs"]))?.stdout.contains("\"corked\":true") == true },
+                      "the stream is corked at the end of the fade")
+        let recording = try MonitorRecording(sink: "a", on: sound)
+        try recording.waitUntilRecorded(1.5)
+        try call("Play")
+        try recording.waitUntilRecorded(recording.seconds + 0.4)
+        kill(daemon.pid, SIGSTOP)
+        let held = Result { try recording.waitUntilRecorded(recording.seconds + 0.3) }
+        kill(daemon.pid, SIGCONT)
+        try held.get()
+        try recording.waitUntilRecorded(recording.seconds + 1.5)
+        let levels = Self.envelope(try recording.stop())
+        let peaks = "peaks per 50 ms: \(stride(from: 0, to: levels.count, by: 10).map { Int(levels[$0..<min(levels.count, $0 + 10)].max() ?? 0) })"
+        guard let rise = Self.measureRise(levels), let length = rise.length, let full = levels.max(),
+              let heard = levels.firstIndex(where: { $0 > 0.05 * full }),
+              let top = levels.indices.dropFirst(heard).first(where: { levels[$0] > 0.95 * full }) else { return XCTFail("no ramp after Play; " + peaks) }
+        let step = Self.largestStep(levels[heard...top].map { $0 / full }[...])
+        print("\(sound.name): fade-on-pause-ms = 1000, quaverd held 300 ms: Play faded in at \(String(format: "%.0f", length)) ms a ramp, "
+              + "heard from \(Int(rise.heardFrom * 100)) % to 95 % in \((top - heard) * 5) ms, largest step in 20 ms \(Int(step * 100)) %")
+        XCTAssertEqual(length, 1000, accuracy: 50, peaks)
+        XCTAssertLessThan(step, 0.15, "no jump after the hold; " + peaks)
+    }
+
     func checkASkipFadesTheOldTrackOutOverTheSetTime() throws {
         assertPlaysOn("before")
         let other = try sound.tone(seconds: 300, named: "other.flac")
@@ -145,7 +199,8 @@ class FadeChecks: FadeRecordingChecks {
         let start = levels.indices.dropFirst(fade.below10).first { levels[$0] > 0.9 * levels[20..<100].sorted()[40] }
         print("\(sound.name): fade-on-skip-ms = 500: fade measured at \(String(format: "%.0f", fade.length)) ms on the recording; "
               + "the opened track at full volume \(start.map { "\(($0 - fade.below10) * 5) ms" } ?? "never") after the fade's 10 %")
-        XCTAssertEqual(fade.length, 500, accuracy: 50)
+        XCTAssertEqual(fade.length, 500, accuracy: 50, "peaks per 50 ms from the call: "
+                       + "\(stride(from: recorded.called, to: levels.count, by: 10).map { Int(levels[$0..<min(levels.count, $0 + 10)].max() ?? 0) })")
         // Its stream is new: on PipeWire under a heavy load it took over a second to be heard; at full volume then.
         // A quieter stream is quieter throughout; the lowest tenth of the last half second is left out, where a
         // 5 ms dropout of the loaded sound server once read as a silent track (FadesOnPipeWireTests, load 8.7).
@@ -161,6 +216,7 @@ final class FadesOnPulseAudioTests: FadeChecks {
 
     func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
     func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testAHeldUpFadeInCarriesOnFromWhereItWas() throws { try checkAHeldUpFadeInCarriesOnFromWhereItWas() }
     func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
 }
 
@@ -169,6 +225,7 @@ final class FadesOnPipeWireTests: FadeChecks {
 
     func testPauseFadesOutOverTheSetTimeThenTheSoundStops() throws { try checkPauseFadesOutOverTheSetTimeThenTheSoundStops() }
     func testPlayFadesIn() throws { try checkPlayFadesIn() }
+    func testAHeldUpFadeInCarriesOnFromWhereItWas() throws { try checkAHeldUpFadeInCarriesOnFromWhereItWas() }
     func testASkipFadesTheOldTrackOutOverTheSetTime() throws { try checkASkipFadesTheOldTrackOutOverTheSetTime() }
 }
 
@@ -230,6 +287,22 @@ final class FadeMeasureTests: XCTestCase {
         let rise = try XCTUnwrap(FadeRecordingChecks.measureRise(levels))
         XCTAssertEqual(try XCTUnwrap(rise.length), 1000, accuracy: 15)
         XCTAssertEqual(rise.heardFrom, 0.53, accuracy: 0.02)
+    }
+
+    /// A fade in of a second that stands still at 40 % for 300 ms and carries on from there (quaverd held up):
+    /// measured at its rate, and with no step larger than the ramp's own; the same hold followed by a jump to
+    /// where the clock is has one of 30 %.
+    func testAFadeInHeldHalfWayIsMeasuredAtItsRate() throws {
+        let held = FadeRecordingChecks.envelope(Self.tone(seconds: 4) { time in
+            time < 1 ? 0 : time < 1.4 ? time - 1 : time < 1.7 ? 0.4 : min(1, time - 1.3)
+        })
+        let rise = try XCTUnwrap(FadeRecordingChecks.measureRise(held))
+        XCTAssertEqual(try XCTUnwrap(rise.length), 1000, accuracy: 15)
+        XCTAssertLessThan(FadeRecordingChecks.largestStep(held.map { $0 / 10_000 }[...]), 0.05)
+        let jumped = FadeRecordingChecks.envelope(Self.tone(seconds: 4) { time in
+            time < 1 ? 0 : time < 1.4 ? time - 1 : time < 1.7 ? 0.4 : min(1, time - 1)
+        })
+        XCTAssertGreaterThan(FadeRecordingChecks.largestStep(jumped.map { $0 / 10_000 }[...]), 0.25)
     }
 
     func testASoundThatStartsNearlyFullIsNoRamp() throws {

@@ -60,6 +60,42 @@ final class FadingEngineTests: PlayerTestCase {
         XCTAssertEqual(engine.volume, 1)
     }
 
+    /// The loop held up 300 ms 400 ms into a fade in (a loaded machine): the level stays where it was meanwhile, as
+    /// the sound server keeps playing it, then the ramp carries on from there at its rate, the late step moving it
+    /// on by one step's time (10 ms), and ends that much later; it does not jump to where the clock says (0.71).
+    func testAFadeInHeldUpCarriesOnFromWhereItWas() {
+        use()
+        playing()
+        player.pause()
+        clock.advance(by: .milliseconds(1010))
+        player.play()
+        clock.advance(by: .milliseconds(400))
+        XCTAssertEqual(engine.volume, 0.4, accuracy: 0.001)
+        clock.hold(for: .milliseconds(300))
+        clock.advance(by: .milliseconds(10))
+        XCTAssertEqual(engine.volume, 0.42, accuracy: 0.001, "two steps on, not 0.71")
+        clock.advance(by: .milliseconds(570))
+        XCTAssertEqual(engine.volume, 0.99, accuracy: 0.001)
+        clock.advance(by: .milliseconds(10))
+        XCTAssertEqual(engine.volume, 1)
+    }
+
+    /// The same hold in a pause's fade out: the pause comes at the ramp's end, that much later, with the sound at 0.
+    func testAPauseFadeHeldUpPausesAtTheRampsEnd() {
+        use()
+        playing()
+        player.pause()
+        clock.advance(by: .milliseconds(500))
+        clock.hold(for: .milliseconds(300))
+        clock.advance(by: .milliseconds(10))
+        XCTAssertEqual(engine.volume, 0.48, accuracy: 0.001, "not 0.19")
+        clock.advance(by: .milliseconds(470))
+        XCTAssertFalse(engine.commands.contains(.pause), "the ramp is at 0.01")
+        clock.advance(by: .milliseconds(10))
+        XCTAssertEqual(engine.commands.last, .pause)
+        XCTAssertEqual(engine.volume, 0)
+    }
+
     func testPlayDuringThePauseFadeRampsBackWithoutPausing() {
         use()
         playing()

@@ -28,6 +28,12 @@ final class ManualClock: SleepClock {
         now = target
     }
 
+    /// Moves the clock on by `time` without running anything, as for a loop held up: what fell due meanwhile runs
+    /// at the next `advance`, late.
+    func hold(for time: Duration) {
+        now += time
+    }
+
     /// Whether anything besides this clock still holds `token` (the timer wants it run).
     private func isKnownUniquelyReferencedAllowingOurs(_ token: Token) -> Bool {
         var token = token
