@@ -56,14 +56,21 @@ public final class HistoryJournal {
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
+        while bytes.count < Self.readLimit {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             guard count >= 0 else { throw JournalError(doing: "read", path: path) }
-            if count == 0 { break }
+            if count == 0 { return Self.contents(String(decoding: bytes, as: UTF8.self)) }
             bytes += chunk.prefix(count)
         }
-        return Self.contents(String(decoding: bytes, as: UTF8.self))
+        // Not a journal of ours (a fold comes at its bound): what lies past the limit is dropped, counted as one line.
+        let contents = Self.contents(String(decoding: bytes.prefix(Self.readLimit), as: UTF8.self))
+        return Contents(id: contents.id, changes: contents.changes, unreadable: contents.unreadable + 1)
     }
+
+    /// The most of a journal read: one of ours is folded at `HistoryRecorder.journalBound`, so it is under that
+    /// plus its last line, a queueing of 2 000 tracks at most (the player adds in slices), 8 MiB even for the
+    /// longest paths; a bigger file was put there by something else and must not fill the daemon's memory.
+    static let readLimit = 16 << 20
 
     /// Removes the journal once its changes are in the file; the next append starts a new one.
     func remove() throws(JournalError) {

@@ -80,6 +80,22 @@ final class HistoryJournalTests: XCTestCase {
         XCTAssertFalse(contents.id.isEmpty)
     }
 
+    /// A file far past what a journal of ours can hold is read up to `readLimit` only: the lines there count,
+    /// what lies past it is dropped as one unreadable line.
+    func testAJournalPastTheReadLimitIsReadOnlyThatFar() throws {
+        let journal = HistoryJournal(besideHistoryAt: path)
+        _ = try journal.append(.skip("file:///m/a", at: 1))
+        let descriptor = open(journalPath, O_WRONLY | O_APPEND)
+        let filler = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<(HistoryJournal.readLimit >> 20) + 2 {
+            XCTAssertEqual(filler.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }, filler.count)
+        }
+        close(descriptor)
+        let contents = try XCTUnwrap(try journal.read())
+        XCTAssertEqual(contents.changes, [.skip("file:///m/a", at: 1)])
+        XCTAssertEqual(contents.unreadable, 2, "the filler read as far as the limit, and the rest past it")
+    }
+
     func testChangesMadeWhilePlayingWaitInTheJournalUntilPlayingPauses() throws {
         let player = playingPlayer()
         let history = try recorder(player)
