@@ -25,6 +25,8 @@ public final class HistoryRecorder: PlayerObserver {
     private let log: Logger
     private var counter: ListenCounter?
     private var ticker: LoopSource?
+    /// Folds the journal once the player has stayed out of Playing for `stillSeconds` (`foldOnceStill`).
+    private var stillness: LoopSource?
     public private(set) var tracks: [String: TrackHistory] = [:]
     /// When each playlist (by id) was last played.
     public private(set) var playlistPlays: [String: Int64] = [:]
@@ -168,7 +170,7 @@ public final class HistoryRecorder: PlayerObserver {
         switch change {
         case .status(let status):
             tick(status == .playing)
-            if status != .playing { onQueue(foldJournal) }  // what waited while playing
+            foldOnceStill(status != .playing)
         case .tracksAdded(let ids, _):
             noteQueued(ids.compactMap(player.uri(of:)))
         case .queueReplaced:
@@ -226,6 +228,21 @@ public final class HistoryRecorder: PlayerObserver {
 
     private func learn(_ firstAdded: Int64?, of uri: String) {
         if let firstAdded { tracks[uri]?.firstAdded = firstAdded }
+    }
+
+    /// How long the player stays out of Playing before what waited in the journal is folded: a file opened or a
+    /// track skipped to while playing passes the player through Stopped for a moment, and a fold then loaded
+    /// SQLite beside the next track's pipeline (1.3 MB at the peak while playing).
+    static let stillSeconds = 1.0
+
+    /// What waited while playing is folded once the player has stayed stopped or paused `stillSeconds`.
+    private func foldOnceStill(_ notPlaying: Bool) {
+        stillness?.cancel()
+        stillness = notPlaying ? EventLoop.main.schedule(after: Self.stillSeconds) { [weak self] in
+            guard let self else { return }
+            stillness = nil
+            onQueue(foldJournal)
+        } : nil
     }
 
     /// Playing time is sampled once a second while playing, so a listen counts within a second of its due time.

@@ -104,9 +104,27 @@ final class HistoryJournalTests: XCTestCase {
         XCTAssertTrue(eventually(timeout: 10) { self.journalText.contains("\trating\t") }, "journaled")
         XCTAssertNil(column("rating", of: uri), "written through SQLite while playing")
         player.pause()
-        XCTAssertTrue(eventually(timeout: 10) { self.column("rating", of: uri) == 4 }, "folded in when paused")
+        // The fold waits for the player to stay paused a moment (`HistoryRecorder.stillSeconds`), on the loop.
+        XCTAssertTrue(EventLoop.main.run(until: { self.column("rating", of: uri) == 4 }, timeout: 10), "folded in when paused")
         XCTAssertFalse(FileManager.default.fileExists(atPath: journalPath), "removed once folded")
         XCTAssertTrue(EventLoop.main.run(until: { history.tracks[uri]?.firstAdded == 100 }, timeout: 10))
+    }
+
+    /// A file opened or a track skipped to while playing passes the player through Stopped for a moment: the
+    /// journal waits until the player has stayed out of Playing (`HistoryRecorder.stillSeconds`), so SQLite is not
+    /// loaded beside the next track's pipeline.
+    func testAMomentOutOfPlayingDoesNotFoldTheJournal() throws {
+        let player = playingPlayer()
+        let history = try recorder(player)
+        let uri = "file:///music/playing.flac"
+        history.rate(uri, 4)
+        XCTAssertTrue(eventually(timeout: 10) { self.journalText.contains("\trating\t") }, "journaled")
+        player.stop()
+        player.play()
+        XCTAssertEqual(player.status, .playing)
+        XCTAssertFalse(EventLoop.main.run(until: { self.column("rating", of: uri) == 4 }, timeout: HistoryRecorder.stillSeconds * 2),
+                       "folded while the player was out of Playing for a moment only")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: journalPath))
     }
 
     /// Rated a thousand times while playing, the journal is folded once it holds a thousand changes.
