@@ -93,15 +93,6 @@ public final class Element {
         return g_value_get_string(&gvalue).map { String(cString: $0) }
     }
 
-    /// A `gint` property's value, such as playbin's `n-audio` (`g_object_get_property`).
-    public func int(_ property: String) -> Int {
-        var gvalue = GValue()
-        g_value_init(&gvalue, quaver_g_type_int())
-        defer { g_value_unset(&gvalue) }
-        g_object_get_property(gobject, property, &gvalue)
-        return Int(g_value_get_int(&gvalue))
-    }
-
     /// Sets an object property such as playbin's `audio-sink` (`g_object_set_property`).
     public func set(_ property: String, _ element: Element) {
         var gvalue = GValue()

@@ -412,7 +412,6 @@ public final class GStreamerEngine: AudioEngine {
 
     /// The first ASYNC_DONE of a load, a restart or a recovery attempt: the start seek, then play as asked.
     private func prerolled(from start: Start) {
-        if failedWithoutAudio() { return }
         let recovered = state.phase.isRecovering
         state.phase = .prerolled(Seeks())
         pipeline?.replacementsInARow = 0
@@ -440,20 +439,6 @@ public final class GStreamerEngine: AudioEngine {
         teardown()
         streaming.reset(loading: nil)
         emit(.failed(item.id, failure))
-    }
-
-    /// A load that prerolled with no audio stream (a picture, a video alone) fails as undecodable: playbin
-    /// prerolls such a file into its video sink when it drops the not-linked error of the stream it left
-    /// unlinked, and nothing of it would then ever be heard or end (picture.png in 5 of 46 BadFileTests runs
-    /// beside four busy loops: the parser's error was logged by GStreamer but never reached playbin's bus).
-    private func failedWithoutAudio() -> Bool {
-        guard query({ $0.int("n-audio") }) == 0, let item = streaming.pending ?? state.loaded.current else { return false }
-        let failure = state.loaded.pluginMissing.map { EngineError(.missingPlugin, "\(item.uri): no GStreamer plugin installed for \($0)") }
-            ?? EngineError(.undecodable, "\(item.uri): no audio stream in it")
-        teardown()
-        streaming.reset(loading: nil)
-        emit(.failed(item.id, failure))
-        return true
     }
 
     // MARK: Seeks (Seeking.swift decides)
