@@ -61,7 +61,7 @@ public struct MonotonicDeadline: Sendable {
     public static func after(seconds: Double) -> MonotonicDeadline {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        let nanoseconds = now.tv_nsec + Int(seconds * 1e9)
+        let nanoseconds = now.tv_nsec + Int(max(0, seconds) * 1e9)  // a time already past is now
         return MonotonicDeadline(time: timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000,
                                                 tv_nsec: nanoseconds % 1_000_000_000))
     }
