@@ -1,3 +1,5 @@
+import PlayerCore
+
 /// One change of the listening history, as the history file takes it (`HistoryDatabase.apply`) and as the journal
 /// keeps it while music plays (`HistoryJournal`): one line of text that checks itself.
 public enum HistoryChange: Equatable, Sendable {
@@ -57,7 +59,7 @@ enum JournalLine {
     static func fields(_ line: Substring) -> [String?]? {
         guard let tab = line.firstIndex(of: "\t") else { return nil }
         let body = line[line.index(after: tab)...]
-        guard line[..<tab] == checksum(body) else { return nil }
+        guard line[..<tab] == TextDigest.fnv1a(body) else { return nil }
         return body.split(separator: "\t", omittingEmptySubsequences: false).map(unescape)
     }
 
@@ -94,7 +96,7 @@ enum JournalLine {
 
     private static func line(_ fields: [String]) -> String {
         let body = fields.joined(separator: "\t")
-        return checksum(Substring(body)) + "\t" + body + "\n"
+        return TextDigest.fnv1a(body) + "\t" + body + "\n"
     }
 
     private static func optional(_ text: String?) -> String { text.map(escape) ?? absent }
@@ -129,11 +131,4 @@ enum JournalLine {
         return text
     }
 
-    /// FNV-1a (64 bits) of `body`'s UTF-8, as 16 hexadecimal digits: enough to tell a line cut short or changed.
-    private static func checksum(_ body: Substring) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
 }

@@ -95,8 +95,7 @@ public final class HistoryRecorder: PlayerObserver {
             guard connection.canWrite else { return }  // the file cannot be made: the journal would only grow
             let change = made()  // a whole queue's URIs are gathered here, off the loop
             do {
-                if !playing { foldJournal() }
-                if playing || connection.journal.isThere {
+                if playing || !foldJournal() {
                     let size = try connection.journal.append(change)
                     let bound = Self.journalBound
                     if connection.journal.appended >= bound.changes || size >= bound.bytes { foldJournal() }
@@ -115,25 +114,28 @@ public final class HistoryRecorder: PlayerObserver {
     /// on its own thread) and at the daemon's stop. Not to be called on the history queue.
     public func foldJournalAndWait() {
         guard connection != nil else { return }
-        onQueue(waiting: true, foldJournal)
+        onQueue(waiting: true) { self.foldJournal() }
     }
 
     /// On the history queue: the journal's changes into the file, in one transaction, then the journal removed (a
     /// kill between the two folds it again, and the file skips what it has: `HistoryDatabase.fold`); the loop
-    /// learns the changed tracks' first-added dates. No journal, no SQLite.
-    private func foldJournal() {
-        guard let connection else { return }
+    /// learns the changed tracks' first-added dates. No journal, no SQLite. True when no journal is left.
+    @discardableResult
+    private func foldJournal() -> Bool {
+        guard let connection else { return true }
         do {
-            guard let contents = try connection.journal.read() else { return }
+            guard let contents = try connection.journal.read() else { return true }
             if contents.unreadable > 0 {
                 log.warning("\(contents.unreadable) line(s) of \(connection.journal.path) unreadable (cut short by a kill while written, or changed): skipped")
             }
-            guard let database = Self.opened(connection, log: log) else { return }
+            guard let database = Self.opened(connection, log: log) else { return false }
             let changed = try database.fold(contents)
             try connection.journal.remove()
             try learnFirstAdded(of: changed, from: database)
+            return true
         } catch {
             log.error("cannot fold the journal into the listening history: \(error)")
+            return !connection.journal.isThere
         }
     }
 
@@ -153,7 +155,7 @@ public final class HistoryRecorder: PlayerObserver {
             work()
             if unfinished.subtract(1, ordering: .relaxed).newValue == 0 { connection?.closeWhileIdle() }
         }
-        if waiting { queue.sync(execute: run) } else { queue.async(execute: run) }
+        if waiting { queue.sync { run() } } else { queue.async { run() } }
     }
 
     /// The file for a write, made by the first one; a file that cannot be made is said once, as at start.
@@ -241,7 +243,7 @@ public final class HistoryRecorder: PlayerObserver {
         stillness = notPlaying ? EventLoop.main.schedule(after: Self.stillSeconds) { [weak self] in
             guard let self else { return }
             stillness = nil
-            onQueue(foldJournal)
+            onQueue { self.foldJournal() }
         } : nil
     }
 

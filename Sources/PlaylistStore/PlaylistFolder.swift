@@ -114,13 +114,9 @@ public struct PlaylistFolder: Sendable {
         derivedID(name.text)
     }
 
-    /// FNV-1a of `text` (a name, or a found playlist's path) in 16 hexadecimal digits.
+    /// The digest of `text` (a name, or a found playlist's path).
     static func derivedID(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return hex(hash)
+        TextDigest.fnv1a(text)
     }
 
     private static func hex(_ value: UInt64) -> String {
