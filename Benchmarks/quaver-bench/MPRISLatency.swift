@@ -180,8 +180,12 @@ struct MPRISLatency: ParsableCommand {
     }
 }
 
+/// GetAll(Player) of quaverd, the call VLC's row makes (`VLCReference.getAllPlayer`): the same message on the
+/// same connection, the reply decoded and nothing more (the client's dictionary of it cost quaverd's row alone).
 private func getAllPlayer(_ quaverd: BenchQuaverd) throws {
-    _ = try quaverd.client.playerProperties()
+    _ = try quaverd.bus.client.call(destination: ControlAPI.busName, path: QuaverClient.path,
+                                    interface: ControlAPI.propertiesInterface, method: "GetAll",
+                                    arguments: [.string(ControlAPI.playerInterface)])
 }
 
 /// Load for `mpris-latency`: calls GetAll(Player) on quaverd back to back for `seconds`, then prints how

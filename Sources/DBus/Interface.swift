@@ -1,3 +1,5 @@
+import Glibc
+
 /// One interface of an exported object, described once: method dispatch, `org.freedesktop.DBus.Properties`
 /// and the introspection XML are all derived from it.
 public struct InterfaceDescription {
@@ -73,21 +75,76 @@ public struct InterfaceDescription {
         public let name: String
         public let type: Signature
         public let access: Access
-        /// May throw: `Get` then answers that error, and `GetAll` leaves the property out instead of failing
-        /// (KDE and playerctl drop a player whose `GetAll` fails).
-        public let get: () throws -> DBusValue
+        /// What the getter gives. May throw: `Get` then answers that error, and `GetAll` leaves the property
+        /// out instead of failing (KDE and playerctl drop a player whose `GetAll` fails).
+        let reading: Reading
         /// Receives a value already checked against `type`; throw a `DBusError` to refuse it.
         public let set: ((DBusValue) throws -> Void)?
 
+        /// A property of any type, its getter giving a `DBusValue` (checked against `type` when read).
         public init(name: String, type: Signature, access: Access = .read, get: @escaping () throws -> DBusValue,
                     set: ((DBusValue) throws -> Void)? = nil) {
+            self.init(name, type, access, .value(get), set)
+        }
+
+        /// `b`, `d`, `x` and `s` properties, the ones a player answers in every `GetAll`: their getters give the
+        /// Swift value, which `GetAll` writes into its reply without making a `DBusValue` (`Reading`). Writable
+        /// exactly when given a setter.
+        public init(name: String, get: @escaping () throws -> Bool, set: ((DBusValue) throws -> Void)? = nil) {
+            self.init(name, "b", set == nil ? .read : .readWrite, .boolean(get), set)
+        }
+
+        public init(name: String, get: @escaping () throws -> Double, set: ((DBusValue) throws -> Void)? = nil) {
+            self.init(name, "d", set == nil ? .read : .readWrite, .double(get), set)
+        }
+
+        public init(name: String, get: @escaping () throws -> Int64, set: ((DBusValue) throws -> Void)? = nil) {
+            self.init(name, "x", set == nil ? .read : .readWrite, .int64(get), set)
+        }
+
+        public init(name: String, get: @escaping () throws -> String, set: ((DBusValue) throws -> Void)? = nil) {
+            self.init(name, "s", set == nil ? .read : .readWrite, .string(get), set)
+        }
+
+        /// A property whose getter gives a value prepared for writing (`PreparedValue`), checked against
+        /// `type` when read: a large one kept between reads, such as the current track's Metadata.
+        public init(name: String, type: Signature, get: @escaping () throws -> PreparedValue) {
+            self.init(name, type, .read, .prepared(get), nil)
+        }
+
+        private init(_ name: String, _ type: Signature, _ access: Access, _ reading: Reading,
+                     _ set: ((DBusValue) throws -> Void)?) {
             precondition(type.isSingleCompleteType, "property \(name) needs one complete type, not \(type)")
             precondition(access.writable == (set != nil), "property \(name): writable exactly when it has a setter")
             self.name = name
             self.type = type
             self.access = access
-            self.get = get
+            self.reading = reading
             self.set = set
+        }
+
+        /// The getter's value (not yet checked against `type`).
+        public func value() throws -> DBusValue { try reading.value() }
+    }
+
+    /// A getter, by the kind of value it gives.
+    enum Reading {
+        case boolean(() throws -> Bool)
+        case double(() throws -> Double)
+        case int64(() throws -> Int64)
+        case string(() throws -> String)
+        case prepared(() throws -> PreparedValue)
+        case value(() throws -> DBusValue)
+
+        func value() throws -> DBusValue {
+            switch self {
+            case .boolean(let get): return .boolean(try get())
+            case .double(let get): return .double(try get())
+            case .int64(let get): return .int64(try get())
+            case .string(let get): return .string(try get())
+            case .prepared(let get): return try get().value
+            case .value(let get): return try get()
+            }
         }
     }
 }
@@ -110,12 +167,16 @@ public final class ExportedObject {
     /// readable one declared, as a dictionary filled in declaration order would keep).
     let readablePropertiesByInterface: [[ReadableProperty]]
     let readablePropertiesOfAllInterfaces: [ReadableProperty]
+    /// The last GetAll reply per interface (same order as `interfaces`, then the one for all of them), to be
+    /// answered again while only fixed-size values change (`KeptReply`).
+    var keptReplies: [KeptReply?]
 
     public init(path: ObjectPath, interfaces: [InterfaceDescription]) {
         self.path = path
         self.interfaces = interfaces
         readablePropertiesByInterface = interfaces.map { Self.readableByName($0.properties) }
         readablePropertiesOfAllInterfaces = Self.readableByName(interfaces.flatMap(\.properties))
+        keptReplies = Array(repeating: nil, count: interfaces.count + 1)
     }
 
     private static func readableByName(_ properties: [InterfaceDescription.Property]) -> [ReadableProperty] {
@@ -128,17 +189,22 @@ public final class ExportedObject {
 }
 
 /// A readable property as GetAll reads it: a class, so the loop over an object's properties copies one
-/// reference each, not the description's four (the loop's copies were 19 retains and releases a GetAll(Player)).
+/// reference each, not the description's four (the loop's copies were 19 retains and releases a GetAll(Player)),
+/// with its name kept as a C string for the reply's keys.
 final class ReadableProperty {
     let name: String
     let type: Signature
-    let get: () throws -> DBusValue
+    let reading: InterfaceDescription.Reading
+    let cName: UnsafeMutablePointer<CChar>
 
     init(_ property: InterfaceDescription.Property) {
         name = property.name
         type = property.type
-        get = property.get
+        reading = property.reading
+        cName = strdup(property.name)
     }
+
+    deinit { free(cName) }
 }
 
 /// An incoming method call, as a handler sees it.

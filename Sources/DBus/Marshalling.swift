@@ -35,7 +35,8 @@ extension DBusValue {
 /// that message (an error reply goes out instead, or the caller builds the message again another way).
 ///
 /// One pass: the values were walked once to be checked and once more to be written, which with building
-/// GetAll's dictionary first was most of a GetAll's instructions (callgrind).
+/// GetAll's dictionary first was most of a GetAll's instructions (callgrind). The walk writes into a
+/// `ValueSink`: libdbus's iterator, or the recording a `PreparedValue` keeps to write again and again.
 enum ValueWriter {
     static func append(_ values: [DBusValue], to message: OpaquePointer) throws {
         for case .structure(let fields) in values where fields.isEmpty { throw emptyStructure }
@@ -50,12 +51,43 @@ enum ValueWriter {
 
     /// One `{name: <value in a variant of type>}` entry of the `a{sv}` open at `dictionary`. `type` is a
     /// single complete type (`InterfaceDescription.Property` holds it to that) and `value` has it.
-    static func appendEntry(_ name: String, _ type: Signature, _ value: DBusValue, to dictionary: inout DBusMessageIter) throws {
-        try container(TypeCode.dictEntry, nil, &dictionary) { entry in
-            try string(name, &entry)
+    static func appendEntry(_ name: UnsafePointer<CChar>, _ type: Signature, _ value: DBusValue,
+                            to dictionary: inout DBusMessageIter) throws {
+        try dictionary.container(TypeCode.dictEntry, nil) { entry in
+            try entry.text(name, TypeCode.string)
             try type.rawValue.withCString { signature in
-                try container(TypeCode.variant, signature, &entry) { variant in try append(value, to: &variant) }
+                try entry.container(TypeCode.variant, signature) { variant in try append(value, to: &variant) }
             }
+        }
+    }
+
+    /// One `{name: <value>}` entry of a basic type other than a string, its variant's signature `signature`.
+    static func appendEntry<T: BitwiseCopyable>(_ name: UnsafePointer<CChar>, _ signature: StaticString, _ code: Int32,
+                                                _ value: T, to dictionary: inout DBusMessageIter) throws {
+        try dictionary.container(TypeCode.dictEntry, nil) { entry in
+            try entry.text(name, TypeCode.string)
+            try entry.container(TypeCode.variant, signature.cString) { variant in try variant.basic(value, code) }
+        }
+    }
+
+    /// One `{name: <string>}` entry; a string holding a NUL throws before anything of the entry is written.
+    static func appendEntry(_ name: UnsafePointer<CChar>, string: String, to dictionary: inout DBusMessageIter) throws {
+        try string.withCString { pointer in
+            guard strlen(pointer) == string.utf8.count else { throw containsNUL }
+            try dictionary.container(TypeCode.dictEntry, nil) { entry in
+                try entry.text(name, TypeCode.string)
+                try entry.container(TypeCode.variant, ("s" as StaticString).cString) { variant in
+                    try variant.text(pointer, TypeCode.string)
+                }
+            }
+        }
+    }
+
+    /// One `{name: <prepared value>}` entry.
+    static func appendEntry(_ name: UnsafePointer<CChar>, _ value: PreparedValue, to dictionary: inout DBusMessageIter) throws {
+        try dictionary.container(TypeCode.dictEntry, nil) { entry in
+            try entry.text(name, TypeCode.string)
+            try value.write(inVariantTo: &entry)
         }
     }
 
@@ -63,27 +95,28 @@ enum ValueWriter {
     static func appendVariantDictionary(to message: OpaquePointer, _ body: (inout DBusMessageIter) throws -> Void) throws {
         var iter = DBusMessageIter()
         dbus_message_iter_init_append(message, &iter)
-        try "{sv}".withCString { try container(TypeCode.array, $0, &iter, body) }
+        try "{sv}".withCString { try iter.container(TypeCode.array, $0, body) }
     }
 
-    private static func append(_ value: DBusValue, to iter: inout DBusMessageIter) throws {
+    /// `value`, checked, into `sink`.
+    static func append<Sink: ValueSink>(_ value: DBusValue, to sink: inout Sink) throws {
         switch value {
-        case .byte(let v): try basic(v, TypeCode.byte, &iter)
-        case .boolean(let v): try basic(dbus_bool_t(v ? 1 : 0), TypeCode.boolean, &iter)
-        case .int16(let v): try basic(v, TypeCode.int16, &iter)
-        case .uint16(let v): try basic(v, TypeCode.uint16, &iter)
-        case .int32(let v): try basic(v, TypeCode.int32, &iter)
-        case .uint32(let v): try basic(v, TypeCode.uint32, &iter)
-        case .int64(let v): try basic(v, TypeCode.int64, &iter)
-        case .uint64(let v): try basic(v, TypeCode.uint64, &iter)
-        case .double(let v): try basic(v, TypeCode.double, &iter)
-        case .string(let s): try string(s, &iter)
-        case .objectPath(let p): try text(p.rawValue, TypeCode.objectPath, &iter)  // validated when made
-        case .signature(let s): try text(s.rawValue, TypeCode.signature, &iter)
+        case .byte(let v): try sink.basic(v, TypeCode.byte)
+        case .boolean(let v): try sink.basic(dbus_bool_t(v ? 1 : 0), TypeCode.boolean)
+        case .int16(let v): try sink.basic(v, TypeCode.int16)
+        case .uint16(let v): try sink.basic(v, TypeCode.uint16)
+        case .int32(let v): try sink.basic(v, TypeCode.int32)
+        case .uint32(let v): try sink.basic(v, TypeCode.uint32)
+        case .int64(let v): try sink.basic(v, TypeCode.int64)
+        case .uint64(let v): try sink.basic(v, TypeCode.uint64)
+        case .double(let v): try sink.basic(v, TypeCode.double)
+        case .string(let s): try string(s, &sink)
+        case .objectPath(let p): try p.rawValue.withCString { try sink.text($0, TypeCode.objectPath) }  // validated when made
+        case .signature(let s): try s.rawValue.withCString { try sink.text($0, TypeCode.signature) }
         case .array(let element, let elements):
             try checkSingle(element)
             try element.rawValue.withCString { signature in
-                try container(TypeCode.array, signature, &iter) { sub in
+                try sink.container(TypeCode.array, signature) { sub in
                     // By index, not `for e in elements`: the iterator copied each element (callgrind).
                     for index in elements.indices {
                         guard elements[index].hasSignature(element) else {
@@ -96,18 +129,18 @@ enum ValueWriter {
         case .dictionary(let key, let valueType, let entries):
             try checkDictionary(key, valueType)
             try withEntrySignature(key, valueType) { signature in
-                try container(TypeCode.array, signature, &iter) { sub in
+                try sink.container(TypeCode.array, signature) { sub in
                     for index in entries.indices { try append(entries[index].key, entries[index].value, key, valueType, to: &sub) }
                 }
             }
         case .structure(let fields):
             guard !fields.isEmpty else { throw emptyStructure }
-            try container(TypeCode.structure, nil, &iter) { sub in
+            try sink.container(TypeCode.structure, nil) { sub in
                 for field in fields { try append(field, to: &sub) }
             }
         case .variant(let inner):
             try withVariantSignature(of: inner) { signature in
-                try container(TypeCode.variant, signature, &iter) { sub in try append(inner, to: &sub) }
+                try sink.container(TypeCode.variant, signature) { sub in try append(inner, to: &sub) }
             }
         case .unixFD:
             throw DBusError.notSupported("sending unix file descriptors is not supported")
@@ -115,13 +148,13 @@ enum ValueWriter {
     }
 
     /// One entry of a dictionary, its key and value passed apart: passing the entry copied the pair (callgrind).
-    private static func append(_ entryKey: DBusValue, _ entryValue: DBusValue, _ key: Signature, _ valueType: Signature,
-                               to iter: inout DBusMessageIter) throws {
+    private static func append<Sink: ValueSink>(_ entryKey: DBusValue, _ entryValue: DBusValue, _ key: Signature,
+                                                _ valueType: Signature, to sink: inout Sink) throws {
         guard entryKey.hasSignature(key), entryValue.hasSignature(valueType) else {
             throw DBusError.invalidArgs("dictionary a{\(key)\(valueType)} holds an entry "
                 + "{\(entryKey.signature)\(entryValue.signature)}")
         }
-        try container(TypeCode.dictEntry, nil, &iter) { pair in
+        try sink.container(TypeCode.dictEntry, nil) { pair in
             try append(entryKey, to: &pair)
             try append(entryValue, to: &pair)
         }
@@ -142,11 +175,11 @@ enum ValueWriter {
 
     /// libdbus checks a variant's signature too, by aborting: a container's (an array's element type, a
     /// structure's fields, the depth) is ours to check first; one level deep it is valid (`ShortSignature`).
-    private static func withVariantSignature(of inner: DBusValue, _ body: (UnsafePointer<CChar>) throws -> Void) throws {
+    static func withVariantSignature<R>(of inner: DBusValue, _ body: (UnsafePointer<CChar>) throws -> R) throws -> R {
         if let short = ShortSignature(of: inner) { return try short.withCString(body) }
         let signature = inner.signatureText
         guard Names.isValid(signature, dbus_signature_validate_single) else { throw notSingle(signature) }
-        try signature.withCString(body)
+        return try signature.withCString(body)
     }
 
     private static func withEntrySignature(_ key: Signature, _ valueType: Signature,
@@ -156,49 +189,61 @@ enum ValueWriter {
     }
 
     private static let emptyStructure = DBusError.invalidArgs("empty structures are not allowed")
+    private static let containsNUL = DBusError.invalidArgs("string contains NUL")
 
     private static func notSingle(_ signature: String) -> DBusError {
         DBusError.invalidArgs("'\(signature)' is not a single complete type")
     }
 
-    private static func basic<T: BitwiseCopyable>(_ value: T, _ type: Int32, _ iter: inout DBusMessageIter) throws {
-        var copy = value
-        guard dbus_message_iter_append_basic(&iter, type, &copy) != 0 else { throw outOfMemory }
-    }
-
-    private static func text(_ string: String, _ type: Int32, _ iter: inout DBusMessageIter) throws {
-        let ok = string.withCString { pointer -> dbus_bool_t in
-            var p: UnsafePointer<CChar>? = pointer
-            return dbus_message_iter_append_basic(&iter, type, &p)
-        }
-        guard ok != 0 else { throw outOfMemory }
-    }
-
     /// A string, refused if it holds a NUL (`Names.checkString` says why that is the only check), found by
     /// `strlen` on the C string being written rather than by a pass of its own.
-    private static func string(_ string: String, _ iter: inout DBusMessageIter) throws {
+    private static func string<Sink: ValueSink>(_ string: String, _ sink: inout Sink) throws {
         try string.withCString { pointer in
-            guard strlen(pointer) == string.utf8.count else { throw DBusError.invalidArgs("string contains NUL") }
-            var p: UnsafePointer<CChar>? = pointer
-            guard dbus_message_iter_append_basic(&iter, TypeCode.string, &p) != 0 else { throw outOfMemory }
+            guard strlen(pointer) == string.utf8.count else { throw containsNUL }
+            try sink.text(pointer, TypeCode.string)
         }
     }
 
-    /// `signature` (a C string, made without a `String` where it can be: `ShortSignature`) is the contained one
-    /// of a variant or an array, nil for a structure or a dictionary entry.
-    private static func container(_ type: Int32, _ signature: UnsafePointer<CChar>?, _ iter: inout DBusMessageIter,
-                                  _ body: (inout DBusMessageIter) throws -> Void) throws {
+    static let outOfMemory = DBusError(name: "org.freedesktop.DBus.Error.NoMemory",
+                                       message: "out of memory while building a message")
+}
+
+extension StaticString {
+    /// The literal's NUL-terminated bytes, for libdbus.
+    fileprivate var cString: UnsafePointer<CChar> { UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self) }
+}
+
+/// Where `ValueWriter` writes a value it has checked.
+protocol ValueSink {
+    /// A fixed-size basic value (`dbus_bool_t` for a boolean).
+    mutating func basic<T: BitwiseCopyable>(_ value: T, _ type: Int32) throws
+    /// A string, object path or signature, as a C string alive for the call.
+    mutating func text(_ pointer: UnsafePointer<CChar>, _ type: Int32) throws
+    /// A container: `signature` (a C string alive for the call) is the contained one of a variant or an
+    /// array, nil for a structure or a dictionary entry; `body` writes what it holds.
+    mutating func container(_ type: Int32, _ signature: UnsafePointer<CChar>?, _ body: (inout Self) throws -> Void) throws
+}
+
+extension DBusMessageIter: ValueSink {
+    mutating func basic<T: BitwiseCopyable>(_ value: T, _ type: Int32) throws {
+        var copy = value
+        guard dbus_message_iter_append_basic(&self, type, &copy) != 0 else { throw ValueWriter.outOfMemory }
+    }
+
+    mutating func text(_ pointer: UnsafePointer<CChar>, _ type: Int32) throws {
+        var p: UnsafePointer<CChar>? = pointer
+        guard dbus_message_iter_append_basic(&self, type, &p) != 0 else { throw ValueWriter.outOfMemory }
+    }
+
+    mutating func container(_ type: Int32, _ signature: UnsafePointer<CChar>?, _ body: (inout DBusMessageIter) throws -> Void) throws {
         var sub = DBusMessageIter()
-        guard dbus_message_iter_open_container(&iter, type, signature, &sub) != 0 else { throw outOfMemory }
+        guard dbus_message_iter_open_container(&self, type, signature, &sub) != 0 else { throw ValueWriter.outOfMemory }
         do { try body(&sub) } catch {
-            dbus_message_iter_abandon_container(&iter, &sub)
+            dbus_message_iter_abandon_container(&self, &sub)
             throw error
         }
-        guard dbus_message_iter_close_container(&iter, &sub) != 0 else { throw outOfMemory }
+        guard dbus_message_iter_close_container(&self, &sub) != 0 else { throw ValueWriter.outOfMemory }
     }
-
-    private static let outOfMemory = DBusError(name: "org.freedesktop.DBus.Error.NoMemory",
-                                               message: "out of memory while building a message")
 }
 
 /// Reads values by the type the iterator reports, so reading can never ask libdbus for the wrong type.

@@ -29,26 +29,64 @@ struct PropertiesInterface {
     }
 
     /// GetAll (`a{sv}` of every property whose getter succeeds, sorted by name), each value written into the
-    /// reply as its getter gives it, checked as it is written (`ValueWriter`): the call every shell makes on
-    /// every change. The values themselves are answered instead when one fails its check while written (the
-    /// message is spoilt; the answer is then an `InvalidArgs` error, as before) or is large (thousands of track
-    /// ids: marshalled off the loop, `Connection.reply(to:with:)`).
+    /// reply as its getter gives it, checked as it is written: the call every shell makes on every change. A
+    /// `b`, `d`, `x` or `s` property is written from the Swift value its getter gives, a prepared one
+    /// (`PreparedValue`) from what it keeps, any other through `ValueWriter`; while only fixed-size values
+    /// changed since the last reply for the same interface, that reply is copied instead (`KeptReply`). The
+    /// values themselves are answered instead when one fails its check while written (the message is spoilt;
+    /// the answer is then an `InvalidArgs` error, as before) or is large (thousands of track ids: marshalled
+    /// off the loop, `Connection.reply(to:with:)`).
     func getAll(_ message: Message) throws -> GetAllAnswer {
         try expect(message, "s", for: "GetAll")
         let interface = try message.arguments()[0].stringValue ?? ""
-        let properties = interface.isEmpty ? object.readablePropertiesOfAllInterfaces : try readableProperties(of: interface)
+        let slot = interface.isEmpty ? object.interfaces.count : try interfaceIndex(interface)
+        let properties = slot == object.interfaces.count ? object.readablePropertiesOfAllInterfaces
+            : object.readablePropertiesByInterface[slot]
+        let reads = properties.map(read)
+        if let kept = object.keptReplies[slot], let reply = kept.answer(to: message, reads) { return .written(reply) }
         let reply = Message(owning: dbus_message_new_method_return(message.raw))
         do {
             try ValueWriter.appendVariantDictionary(to: reply.raw) { dictionary in
-                for property in properties {
-                    guard let value = try? value(of: property) else { continue }
-                    guard !value.isLarge else { throw LargeValue() }
-                    try ValueWriter.appendEntry(property.name, property.type, value, to: &dictionary)
-                }
+                for index in properties.indices { try write(reads[index], of: properties[index], to: &dictionary) }
             }
-            return .written(reply)
         } catch {
+            object.keptReplies[slot] = nil
             return .values([allValues(properties)])
+        }
+        object.keptReplies[slot] = KeptReply(reply, reads)
+        return .written(reply)
+    }
+
+    /// What a property's getter gives, `absent` when it fails or gives a value of another type.
+    private func read(_ property: ReadableProperty) -> KeptReply.Read {
+        switch property.reading {
+        case .boolean(let get): return (try? get()).map { .boolean($0) } ?? .absent
+        case .double(let get): return (try? get()).map { .double($0) } ?? .absent
+        case .int64(let get): return (try? get()).map { .int64($0) } ?? .absent
+        case .string(let get): return (try? get()).map { .string($0) } ?? .absent
+        case .prepared(let get):
+            guard let value = try? get(), value.signature == property.type else { return .absent }
+            return .prepared(value)
+        case .value(let get):
+            guard let value = try? get(), value.hasSignature(property.type) else { return .absent }
+            return .value(value)
+        }
+    }
+
+    /// One property's entry, or none when its getter failed.
+    private func write(_ read: KeptReply.Read, of property: ReadableProperty, to dictionary: inout DBusMessageIter) throws {
+        let name = property.cName
+        switch read {
+        case .absent: return
+        case .boolean(let value):
+            try ValueWriter.appendEntry(name, "b", TypeCode.boolean, dbus_bool_t(value ? 1 : 0), to: &dictionary)
+        case .double(let value): try ValueWriter.appendEntry(name, "d", TypeCode.double, value, to: &dictionary)
+        case .int64(let value): try ValueWriter.appendEntry(name, "x", TypeCode.int64, value, to: &dictionary)
+        case .string(let value): try ValueWriter.appendEntry(name, string: value, to: &dictionary)
+        case .prepared(let value): try ValueWriter.appendEntry(name, value, to: &dictionary)
+        case .value(let value):
+            guard !value.isLarge else { throw LargeValue() }
+            try ValueWriter.appendEntry(name, property.type, value, to: &dictionary)
         }
     }
 
@@ -64,11 +102,11 @@ struct PropertiesInterface {
         return found
     }
 
-    private func readableProperties(of interface: String) throws -> [ReadableProperty] {
+    private func interfaceIndex(_ interface: String) throws -> Int {
         guard let index = object.interfaces.firstIndex(where: { $0.name == interface }) else {
             throw DBusError.unknownInterface("No interface \(interface) at \(object.path)")
         }
-        return object.readablePropertiesByInterface[index]
+        return index
     }
 
     /// An empty interface name searches every interface, as the specification allows.
@@ -82,11 +120,11 @@ struct PropertiesInterface {
 
     private func value(of property: InterfaceDescription.Property) throws -> DBusValue {
         guard property.access.readable else { throw DBusError.accessDenied("Property \(property.name) is write-only") }
-        return try checked(property.get(), of: property.name, property.type)
+        return try checked(property.value(), of: property.name, property.type)
     }
 
     private func value(of property: ReadableProperty) throws -> DBusValue {
-        try checked(property.get(), of: property.name, property.type)
+        try checked(property.reading.value(), of: property.name, property.type)
     }
 
     /// A getter's value, refused if it does not have the declared type (it would lie to every client).

@@ -200,12 +200,40 @@ extension MPRISService {
 
     func property(_ name: String, _ type: Signature, _ get: @escaping (MPRISService) -> DBusValue,
                   set: ((MPRISService, DBusValue) throws -> Void)? = nil) -> Property {
-        let getter: () throws -> DBusValue = { [weak self] in
+        guard let set else { return Property(name: name, type: type, get: reading(get)) }
+        return Property(name: name, type: type, access: .readWrite, get: reading(get), set: setting(set))
+    }
+
+    /// `b`, `d`, `x` and `s` properties, written into GetAll's reply from the Swift value (`Property.Reading`).
+    func property(_ name: String, _ get: @escaping (MPRISService) -> Bool,
+                  set: ((MPRISService, DBusValue) throws -> Void)? = nil) -> Property {
+        Property(name: name, get: reading(get), set: set.map(setting))
+    }
+
+    func property(_ name: String, _ get: @escaping (MPRISService) -> Double,
+                  set: ((MPRISService, DBusValue) throws -> Void)? = nil) -> Property {
+        Property(name: name, get: reading(get), set: set.map(setting))
+    }
+
+    func property(_ name: String, _ get: @escaping (MPRISService) -> Int64) -> Property {
+        Property(name: name, get: reading(get))
+    }
+
+    func property(_ name: String, _ get: @escaping (MPRISService) -> String,
+                  set: ((MPRISService, DBusValue) throws -> Void)? = nil) -> Property {
+        Property(name: name, get: reading(get), set: set.map(setting))
+    }
+
+    /// A getter holding the service weakly (the connection keeps the exported object alive).
+    private func reading<Value>(_ get: @escaping (MPRISService) -> Value) -> () throws -> Value {
+        { [weak self] in
             guard let self else { throw DBusError.failed("the player is shutting down") }
             return get(self)
         }
-        guard let set else { return Property(name: name, type: type, get: getter) }
-        return Property(name: name, type: type, access: .readWrite, get: getter) { [weak self] value in
+    }
+
+    private func setting(_ set: @escaping (MPRISService, DBusValue) throws -> Void) -> (DBusValue) throws -> Void {
+        { [weak self] value in
             guard let self else { throw DBusError.failed("the player is shutting down") }
             try set(self, value)
         }
@@ -234,5 +262,13 @@ extension MPRISService {
         guard let id else { return .variantDictionary([:]) }
         if id == player.currentTrackID, let kept = metadataMap.keptValue(of: id) { return kept }
         return player.track(id).map(metadataMap.value(of:)) ?? .variantDictionary([:])
+    }
+
+    /// `metadata(of:)` prepared for writing: the current track's is prepared once and kept with its map.
+    func preparedMetadata(of id: TrackID?) throws -> PreparedValue {
+        guard let id, id == player.currentTrackID else { return try PreparedValue(metadata(of: id)) }
+        if let kept = metadataMap.keptPrepared(of: id) { return kept }
+        let value = metadata(of: id)  // builds the current track's map and keeps it
+        return try metadataMap.keptPrepared(of: id) ?? PreparedValue(value)
     }
 }

@@ -36,7 +36,20 @@ final class MetadataMap {
     /// The `a{sv}` last built and the track as it was then. Every GetAll and PropertiesChanged carries the
     /// current track's Metadata; building it anew (title from the file name, artwork lookup, sorting)
     /// was a sixth of a GetAll's instructions. One entry, so a GetQueue of 20 000 tracks does not keep 20 000 maps.
-    private var lastBuilt: (track: Track, value: DBusValue)?
+    /// A class, so reading it copies one reference rather than the `Track` and its texts.
+    private var lastBuilt: BuiltMap?
+
+    private final class BuiltMap {
+        let track: Track
+        let value: DBusValue
+        /// The same map prepared for writing (`PreparedValue`), once GetAll has asked for it.
+        var prepared: PreparedValue?
+
+        init(_ track: Track, _ value: DBusValue) {
+            self.track = track
+            self.value = value
+        }
+    }
     /// The listening history's play count, last use and rating, when the daemon keeps one.
     weak var statistics: ListeningStatisticsSource?
 
@@ -58,6 +71,14 @@ final class MetadataMap {
         return last.value
     }
 
+    /// The map built last prepared for writing, if it is `id`'s (as `keptValue`); prepared at the first call.
+    func keptPrepared(of id: TrackID) -> PreparedValue? {
+        guard let last = lastBuilt, last.track.id == id else { return nil }
+        if let prepared = last.prepared { return prepared }
+        last.prepared = try? PreparedValue(last.value)
+        return last.prepared
+    }
+
     /// The track changed: its map is built again when next asked for.
     func trackChanged(_ id: TrackID) {
         if lastBuilt?.track.id == id { lastBuilt = nil }
@@ -67,7 +88,7 @@ final class MetadataMap {
     func value(of track: Track) -> DBusValue {
         if let last = lastBuilt, last.track == track { return last.value }
         let value = DBusValue.variantDictionary(metadata(of: track))
-        lastBuilt = (track, value)
+        lastBuilt = BuiltMap(track, value)
         return value
     }
 

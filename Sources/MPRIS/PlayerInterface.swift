@@ -30,22 +30,24 @@ extension MPRISService {
 
     private var playerProperties: [Property] {
         [
-            property(PlayerProperty.playbackStatus, "s") { .string($0.playbackStatus) },
-            property(PlayerProperty.loopStatus, "s", { .string($0.loopStatus) }, set: { try $0.setLoopStatus($1) }),
-            property(PlayerProperty.rate, "d", { .double($0.player.rate) }, set: { try $0.setRate($1) }),
-            property(PlayerProperty.shuffle, "b", { .boolean($0.player.isShuffled) }, set: { $0.player.setShuffle($1.boolValue ?? false) }),
-            property(PlayerProperty.metadata, "a{sv}") { $0.metadata(of: $0.player.currentTrackID) },
-            property(PlayerProperty.volume, "d", { .double($0.player.volume) }, set: { try $0.setVolume($1) }),
-            property(PlayerProperty.position, "x") { .int64($0.player.position.microseconds) },
-            property(PlayerProperty.minimumRate, "d") { _ in .double(Player.rateRange.lowerBound) },
-            property(PlayerProperty.maximumRate, "d") { _ in .double(Player.rateRange.upperBound) },
-            property(PlayerProperty.canGoNext, "b") { .boolean($0.player.canGoNext) },
-            property(PlayerProperty.canGoPrevious, "b") { .boolean($0.canGoPrevious) },
-            property(PlayerProperty.canPlay, "b") { .boolean($0.player.canPlay) },
-            property(PlayerProperty.canPause, "b") { .boolean($0.player.canPause) },
-            property(PlayerProperty.canSeek, "b") { .boolean($0.player.canSeek) },
-            // Quaver is always controllable; the spec says CanControl never changes.
-            property(PlayerProperty.canControl, "b") { _ in .boolean(true) },
+            property(PlayerProperty.playbackStatus) { $0.playbackStatus },
+            property(PlayerProperty.loopStatus, { $0.loopStatus }, set: { try $0.setLoopStatus($1) }),
+            property(PlayerProperty.rate, { $0.player.rate }, set: { try $0.setRate($1) }),
+            property(PlayerProperty.shuffle, { $0.player.isShuffled }, set: { $0.player.setShuffle($1.boolValue ?? false) }),
+            Property(name: PlayerProperty.metadata, type: "a{sv}") { [weak self] in
+                guard let self else { throw DBusError.failed("the player is shutting down") }
+                return try self.preparedMetadata(of: self.player.currentTrackID)
+            },
+            property(PlayerProperty.volume, { $0.player.volume }, set: { try $0.setVolume($1) }),
+            property(PlayerProperty.position) { $0.player.position.microseconds },
+            property(PlayerProperty.minimumRate) { _ in Player.rateRange.lowerBound },
+            property(PlayerProperty.maximumRate) { _ in Player.rateRange.upperBound },
+            property(PlayerProperty.canGoNext) { $0.player.canGoNext },
+            property(PlayerProperty.canGoPrevious) { $0.canGoPrevious },
+            property(PlayerProperty.canPlay) { $0.player.canPlay },
+            property(PlayerProperty.canPause) { $0.player.canPause },
+            property(PlayerProperty.canSeek) { $0.player.canSeek },
+            property(PlayerProperty.canControl) { _ in true },
         ]
     }
 

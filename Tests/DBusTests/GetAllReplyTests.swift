@@ -44,6 +44,37 @@ final class GetAllReplyTests: XCTestCase {
         XCTAssertEqual(try written.arguments(), try built.arguments())
     }
 
+    /// The same values given by typed getters (`b`, `d`, `x`, `s`) and, for every other shape, prepared once
+    /// (`PreparedValue`): the reply is the same bytes.
+    func testTypedAndPreparedGettersWriteTheSameReply() throws {
+        let properties = try Self.values.map { name, type, value -> InterfaceDescription.Property in
+            switch value {
+            case .boolean(let bool): return InterfaceDescription.Property(name: name, get: { bool })
+            case .double(let double): return InterfaceDescription.Property(name: name, get: { double })
+            case .int64(let int): return InterfaceDescription.Property(name: name, get: { int })
+            case .string(let text): return InterfaceDescription.Property(name: name, get: { text })
+            default:
+                let prepared = try PreparedValue(value)
+                return InterfaceDescription.Property(name: name, type: type, get: { prepared })
+            }
+        }
+        let object = ExportedObject(path: Self.path, interfaces: [InterfaceDescription(name: Self.interface, properties: properties)])
+        let call = try getAllCall()
+        guard case .written(let written) = try PropertiesInterface(object: object).getAll(call) else {
+            return XCTFail("GetAll did not write its reply")
+        }
+        let built = try call.methodReturn([.variantDictionary(Dictionary(uniqueKeysWithValues: Self.values.map { ($0.0, $0.2) }))])
+        XCTAssertEqual(try marshalled(written), try marshalled(built))
+    }
+
+    /// Preparing checks what writing checks: a value libdbus would abort on is refused when prepared.
+    func testPreparingRefusesWhatWritingRefuses() {
+        for bad: DBusValue in [.string("nul\u{0}inside"), .structure([]),
+                               .array(element: "s", [.int32(1)]), .variantDictionary(["k": .stringArray(["a", "b\u{0}"])])] {
+            XCTAssertThrowsError(try PreparedValue(bad), "\(bad)")
+        }
+    }
+
     private func getAllCall() throws -> Message {
         let call = try Message.methodCall(destination: "org.quaver.Test", path: Self.path,
                                           interface: StandardInterface.properties, method: "GetAll",

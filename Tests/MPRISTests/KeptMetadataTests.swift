@@ -17,7 +17,7 @@ final class KeptMetadataTests: XCTestCase {
         let id = try XCTUnwrap(player.add(["file:///music/01%20Intro.flac", "file:///music/02%20Outro.flac"]).first)
         let metadata = try XCTUnwrap(service.interfaces.first { $0.name == ControlAPI.playerInterface }?
             .properties.first { $0.name == PlayerProperty.metadata })
-        func title() throws -> String? { try metadata.get().dictionaryValue?[MetadataKey.title]?.stringValue }
+        func title() throws -> String? { try metadata.value().dictionaryValue?[MetadataKey.title]?.stringValue }
 
         XCTAssertEqual(player.currentTrackID, id)
         XCTAssertEqual(try title(), "01 Intro")

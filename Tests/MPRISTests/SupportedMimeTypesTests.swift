@@ -20,7 +20,7 @@ final class SupportedMimeTypesTests: XCTestCase {
         XCTAssertEqual(asked, 0, "not asked for at start-up")
         let root = try XCTUnwrap(service.interfaces.first { $0.name == ControlAPI.rootInterface })
         let property = try XCTUnwrap(root.properties.first { $0.name == "SupportedMimeTypes" })
-        for _ in 0..<2 { XCTAssertEqual(try property.get().stringArrayValue, ["audio/flac", "audio/mpeg"]) }
+        for _ in 0..<2 { XCTAssertEqual(try property.value().stringArrayValue, ["audio/flac", "audio/mpeg"]) }
         XCTAssertEqual(asked, 1, "asked for once")
     }
 }
