@@ -264,11 +264,15 @@ extension MPRISService {
         return player.track(id).map(metadataMap.value(of:)) ?? .variantDictionary([:])
     }
 
-    /// `metadata(of:)` prepared for writing: the current track's is prepared once and kept with its map.
+    /// `metadata(of:)` prepared for writing: the current track's is prepared once and kept with its map, and
+    /// the empty map of no track is one value, so a stopped player's GetAll is answered as kept too (`KeptReply`).
     func preparedMetadata(of id: TrackID?) throws -> PreparedValue {
-        guard let id, id == player.currentTrackID else { return try PreparedValue(metadata(of: id)) }
+        guard let id else { return Self.noMetadata }
+        guard id == player.currentTrackID else { return try PreparedValue(metadata(of: id)) }
         if let kept = metadataMap.keptPrepared(of: id) { return kept }
         let value = metadata(of: id)  // builds the current track's map and keeps it
         return try metadataMap.keptPrepared(of: id) ?? PreparedValue(value)
     }
+
+    private static let noMetadata = try! PreparedValue(.variantDictionary([:]))  // an empty a{sv} passes every check
 }
