@@ -40,7 +40,7 @@ final class GetAllReplyTests: XCTestCase {
         }
         let built = try call.methodReturn([.variantDictionary(Dictionary(uniqueKeysWithValues: Self.values.map { ($0.0, $0.2) }))])
         XCTAssertEqual(String(cString: dbus_message_get_signature(written.raw)), "a{sv}")
-        XCTAssertEqual(try marshalled(written), try marshalled(built))
+        XCTAssertEqual(try written.marshalled(), try built.marshalled())
         XCTAssertEqual(try written.arguments(), try built.arguments())
     }
 
@@ -64,7 +64,7 @@ final class GetAllReplyTests: XCTestCase {
             return XCTFail("GetAll did not write its reply")
         }
         let built = try call.methodReturn([.variantDictionary(Dictionary(uniqueKeysWithValues: Self.values.map { ($0.0, $0.2) }))])
-        XCTAssertEqual(try marshalled(written), try marshalled(built))
+        XCTAssertEqual(try written.marshalled(), try built.marshalled())
     }
 
     /// Preparing checks what writing checks: a value libdbus would abort on is refused when prepared.
@@ -81,13 +81,5 @@ final class GetAllReplyTests: XCTestCase {
                                           arguments: [.string(Self.interface)])
         dbus_message_set_serial(call.raw, 7)
         return call
-    }
-
-    private func marshalled(_ message: Message) throws -> [UInt8] {
-        var bytes: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(message.raw, &bytes, &length) != 0, let bytes else { throw DBusError.failed("marshal") }
-        defer { dbus_free(bytes) }
-        return UnsafeRawBufferPointer(start: bytes, count: Int(length)).map { $0 }
     }
 }

@@ -105,14 +105,6 @@ final class KeptReplyTests: XCTestCase {
         let entries = Dictionary(uniqueKeysWithValues: values ?? currentValues())
         let built = try call.methodReturn([.variantDictionary(entries)])
         XCTAssertEqual(dbus_message_get_reply_serial(written.raw), serial, file: file, line: line)
-        XCTAssertEqual(try marshalled(written), try marshalled(built), file: file, line: line)
-    }
-
-    private func marshalled(_ message: Message) throws -> [UInt8] {
-        var bytes: UnsafeMutablePointer<CChar>?
-        var length: Int32 = 0
-        guard dbus_message_marshal(message.raw, &bytes, &length) != 0, let bytes else { throw DBusError.failed("marshal") }
-        defer { dbus_free(bytes) }
-        return UnsafeRawBufferPointer(start: bytes, count: Int(length)).map { $0 }
+        XCTAssertEqual(try written.marshalled(), try built.marshalled(), file: file, line: line)
     }
 }
