@@ -67,6 +67,19 @@ final class GetAllReplyTests: XCTestCase {
         XCTAssertEqual(try written.marshalled(), try built.marshalled())
     }
 
+    /// A typed string getter's text with a NUL is refused before its entry is written: the answer is then the
+    /// values (which the connection turns into `InvalidArgs`), and no reply is kept.
+    func testATypedStringWithANULIsNotWritten() throws {
+        let object = ExportedObject(path: Self.path, interfaces: [InterfaceDescription(name: Self.interface, properties: [
+            InterfaceDescription.Property(name: "Fine", get: { true }),
+            InterfaceDescription.Property(name: "Title", get: { "nul\u{0}inside" }),
+        ])])
+        guard case .values = try PropertiesInterface(object: object).getAll(try getAllCall()) else {
+            return XCTFail("a string with a NUL was written")
+        }
+        XCTAssertNil(object.keptReplies[0])
+    }
+
     /// Preparing checks what writing checks: a value libdbus would abort on is refused when prepared.
     func testPreparingRefusesWhatWritingRefuses() {
         for bad: DBusValue in [.string("nul\u{0}inside"), .structure([]),
