@@ -12,8 +12,8 @@ struct ReplayGainCost: ParsableCommand {
         commandName: "replaygain-cost",
         abstract: "CPU of quaverd playing with ReplayGain (auto, a −6 dB tag) against the same daemon with it off.")
 
-    /// A minute: CPU time is counted in 10 ms ticks, so a 20 s window reads in steps of 0.03 s per minute,
-    /// as large as the difference looked for.
+    /// A minute: the difference looked for is a few milliseconds of CPU a minute, as large as the spread of
+    /// shorter windows.
     @Option(help: "Seconds measured per run.")
     var seconds = 60.0
     @Option(help: "Runs (the median is reported).")
