@@ -45,6 +45,8 @@ final class KeptReply {
     /// Keeps `message`, the reply just written from `reads` (one per property, in the reply's order), or
     /// returns nil when it holds another kind of value or its layout is not the one expected.
     init?(_ message: Message, _ reads: [Read]) {
+        // Before walking the reply: an interface holding such a value (Quaver1, the root, TrackList) is never kept.
+        guard !reads.contains(where: { if case .value = $0 { true } else { false } }) else { return nil }
         var entries = DBusMessageIter()
         guard let first = Self.firstEntry(of: message, &entries) else { return nil }
         var kept: [Kept] = []
@@ -73,7 +75,7 @@ final class KeptReply {
                 kept.append(.fixed(place: place))
             case .string(let text): kept.append(.string(text))
             case .prepared(let value): kept.append(.prepared(value))
-            case .absent, .value: return nil
+            case .absent, .value: return nil  // not reached: absent goes on above, a value was refused first
             }
             dbus_message_iter_next(&entries)
         }
