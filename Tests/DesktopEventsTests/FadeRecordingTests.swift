@@ -52,27 +52,38 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
     /// 500 once on PipeWire) though the ramp ran at its rate. Each level counts as passed once the sound stays
     /// under it for 50 ms (`settled`), and the ramp's slope leaves out windows under 20 %: a loaded sound server's
     /// 5 ms dropout half way down would otherwise read as the fade's end, and the sound still fading after it as
-    /// a pause not taken.
+    /// a pause not taken. The last level, 10 %, also counts as passed when the next track starts within those
+    /// 50 ms (over half the full level, more than any of the ramp left): a skip's opened track is heard 55–65 ms
+    /// after it, and once 45 ms, which read as no fade at all.
     static func measureFade(_ recorded: (samples: [Int16], called: Int), file: StaticString = #filePath,
                             line: UInt = #line) -> (length: Double, below10: Int)? {
         let levels = envelope(recorded.samples)
         guard levels.count > 100 else { XCTFail("recorded \(recorded.samples.count) samples", file: file, line: line); return nil }
         let steady = levels[20..<100].sorted()[40]  // the median of 0.1 s to 0.5 s in
         let fractions = levels.map { $0 / steady }
-        guard steady > 1000,
-              let below75 = settled(fractions, under: 0.75, from: max(100, recorded.called)),
-              let below25 = settled(fractions, under: 0.25, from: below75),
-              let below10 = settled(fractions, under: 0.1, from: below25),
+        let from = max(100, recorded.called)
+        let below75 = settled(fractions, under: 0.75, from: from)
+        let below25 = below75.flatMap { settled(fractions, under: 0.25, from: $0) }
+        let below10 = below25.flatMap { settled(fractions, under: 0.1, from: $0, untilAbove: 0.5) }
+        guard steady > 1000, let below75, let below25, let below10,
               let length = rampLength(fractions[below75..<below25].map { $0 >= 0.2 ? $0 : nil }) else {
-            XCTFail("no fade found: steady level \(steady)", file: file, line: line)
+            let missing = steady <= 1000 ? "no steady tone" : below75 == nil ? "never under 75 %" : below25 == nil ? "never under 25 %"
+                : below10 == nil ? "never under 10 %" : "no ramp from 75 % to 25 %"
+            let peaks = stride(from: from, to: levels.count, by: 10).map { Int(levels[$0..<min(levels.count, $0 + 10)].max() ?? 0) }
+            XCTFail("no fade found (\(missing)): steady level \(steady); peaks per 50 ms from the call: \(peaks)", file: file, line: line)
             return nil
         }
         return (length, below10)
     }
 
-    /// The first window from `start` on from which the level stays under `fraction` for 50 ms (10 windows).
-    static func settled(_ fractions: [Double], under fraction: Double, from start: Int) -> Int? {
-        fractions.indices.dropFirst(start).first { index in fractions[index..<min(fractions.count, index + 10)].allSatisfy { $0 < fraction } }
+    /// The first window from `start` on from which the level stays under `fraction` for 50 ms (10 windows), or,
+    /// given `untilAbove`, until it rises over that (another sound).
+    static func settled(_ fractions: [Double], under fraction: Double, from start: Int, untilAbove other: Double = .infinity) -> Int? {
+        fractions.indices.dropFirst(start).first { index in
+            let next = fractions[index..<min(fractions.count, index + 10)]
+            let before = next.prefix { $0 <= other }
+            return !before.isEmpty && before.allSatisfy { $0 < fraction }
+        }
     }
 
     /// A ramp's whole length (0 to full, or back) in ms, from the least-squares slope of `windows` (fractions of
@@ -278,6 +289,15 @@ final class FadeMeasureTests: XCTestCase {
         let fade = try XCTUnwrap(FadeRecordingChecks.measureFade((recording, called: 300)))
         XCTAssertEqual(fade.length, 1000, accuracy: 15)
         XCTAssertEqual(fade.below10, 300 + 180, accuracy: 2, "the ramp is under 10 % from 0.9 s after the call")
+    }
+
+    /// A fade out of 0.5 s that the next track, at full level, overlaps for its last 10 ms (a skip's opened track
+    /// heard soon after the fade): the fade is measured, and its 10 % is where the ramp passes it.
+    func testANextTrackRightAfterTheFadeIsNotReadAsNoFade() throws {
+        let recording = Self.tone(seconds: 3) { time in time < 1.5 ? 1 : time >= 1.99 ? 1 : max(0, 1 - (time - 1.5) / 0.5) }
+        let fade = try XCTUnwrap(FadeRecordingChecks.measureFade((recording, called: 300)))
+        XCTAssertEqual(fade.length, 500, accuracy: 15)
+        XCTAssertEqual(fade.below10, 300 + 90, accuracy: 2, "the ramp is under 10 % from 0.45 s after the call")
     }
 
     /// A fade in of a second heard from 53 % of the full level, its stream started late by the sound server
