@@ -76,6 +76,19 @@ final class KeptReplyTests: XCTestCase {
         }
     }
 
+    /// The copy keeps the destination of a caller asking again, and is addressed anew to another (a bus name
+    /// of another length too), which it then keeps. (Every call on a bus has a sender; the other tests' calls
+    /// have none, as on a connection without a bus.)
+    func testACopyIsAddressedToItsCallerWhoeverAskedLast() throws {
+        try checkGetAll(caller: ":1.7")
+        let first = try XCTUnwrap(kept)
+        for caller in [":1.7", ":1.1234", ":1.1234", ":1.8", ":1.7", ":1.7"] {
+            state.position += 1
+            try checkGetAll(caller: caller)
+            XCTAssertTrue(kept === first, "answered from the kept reply")
+        }
+    }
+
     func testEachInterfaceKeepsItsOwnReply() throws {
         try checkGetAll()
         try checkGetAll(interface: "org.quaver.Other", [("Other", .string("other"))])
@@ -92,19 +105,21 @@ final class KeptReplyTests: XCTestCase {
     }
 
     /// GetAll of `interface` answers, byte for byte, the reply built from `values` (the current ones by default).
-    private func checkGetAll(interface: String = interface, _ values: [(String, DBusValue)]? = nil,
+    private func checkGetAll(interface: String = interface, _ values: [(String, DBusValue)]? = nil, caller: String? = nil,
                              file: StaticString = #filePath, line: UInt = #line) throws {
         serial += 1
         let call = try Message.methodCall(destination: "org.quaver.Test", path: Self.path,
                                           interface: StandardInterface.properties, method: "GetAll",
                                           arguments: [.string(interface)])
         dbus_message_set_serial(call.raw, serial)
+        dbus_message_set_sender(call.raw, caller)
         guard case .written(let written) = try PropertiesInterface(object: object).getAll(call) else {
             return XCTFail("GetAll did not write its reply", file: file, line: line)
         }
         let entries = Dictionary(uniqueKeysWithValues: values ?? currentValues())
         let built = try call.methodReturn([.variantDictionary(entries)])
         XCTAssertEqual(dbus_message_get_reply_serial(written.raw), serial, file: file, line: line)
+        XCTAssertEqual(dbus_message_get_destination(written.raw).map { String(cString: $0) }, caller, file: file, line: line)
         XCTAssertEqual(try written.marshalled(), try built.marshalled(), file: file, line: line)
     }
 }
