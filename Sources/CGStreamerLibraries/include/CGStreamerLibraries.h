@@ -41,6 +41,7 @@ const char *quaver_gst_libraries_load_error(void);
     X(GstBuffer *, audio_buffer_clip, (GstBuffer *buffer, const GstSegment *segment, gint rate, gint bpf), \
       (buffer, segment, rate, bpf)) \
     X(const gchar *, audio_format_to_string, (GstAudioFormat format), (format)) \
+    X(GType, audio_decoder_get_type, (void), ()) \
     X(GstCaps *, type_find_helper_for_data, (GstObject *object, const guint8 *data, gsize size, \
       GstTypeFindProbability *probability), (object, data, size, probability))
 
