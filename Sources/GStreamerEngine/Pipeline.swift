@@ -124,10 +124,10 @@ final class Pipeline {
             guard element.factoryName == "uridecodebin" else { return }
             element.connectAfterOthersOnce("drained", key: "quaver-switch-ended") { streaming.switchEnded(generation) }
         })
-        // Each decoder's output gathered into buffers of 100 ms (GstAudioDecoder's `min-latency`), as the output
-        // writes them: an MP3 frame is 26 ms, and every buffer goes through a dozen pads and the filter's
-        // elements, which cost more than the decoding saved by playing without them (MP3 was 4 % over bare
-        // playbin's CPU). The last buffer of a stream is pushed at its end, so joints stay gapless.
+        // Each decoder's output gathered into buffers of 100 ms (GstAudioDecoder's `min-latency`), the output's
+        // segment: every buffer pays for some 22 pads and the filter's passthrough elements on its way, and an
+        // MP3 decoder pushed each 26 ms frame, which put quaverd's CPU playing MP3 at bare playbin's and over
+        // (now a tenth under). What a decoder holds is pushed at the stream's end, so joints stay gapless.
         connections.append(playbin.connectDeepElementAdded { element in
             if element.isAudioDecoder { element.set("min-latency", Self.decodedBufferNanoseconds) }
         })
