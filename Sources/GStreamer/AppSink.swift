@@ -8,8 +8,7 @@ public final class AppSink {
 
     /// Wraps `element` if it is an appsink (`gst_app_sink_get_type`).
     public init?(_ element: Element) {
-        let instance = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GTypeInstance.self)
-        guard g_type_check_instance_is_a(instance, quaver_gst_app_sink_get_type()) != 0 else { return nil }
+        guard element.isInstance(of: quaver_gst_app_sink_get_type()) else { return nil }
         self.element = element
     }
 

@@ -11,8 +11,7 @@ public final class AppSource {
 
     /// Wraps `element` if it is an appsrc (`gst_app_src_get_type`), e.g. playbin's source for `appsrc://`.
     public init?(_ element: Element) {
-        let instance = UnsafeMutableRawPointer(element.pointer).assumingMemoryBound(to: GTypeInstance.self)
-        guard g_type_check_instance_is_a(instance, quaver_gst_app_src_get_type()) != 0 else { return nil }
+        guard element.isInstance(of: quaver_gst_app_src_get_type()) else { return nil }
         self.element = element
     }
 

@@ -7,8 +7,7 @@ extension Element {
     /// bin (`gst_bin_iterate_recurse`, `gst_element_factory_get_metadata`). A bin changed while it is walked
     /// is walked again (GST_ITERATOR_RESYNC).
     public func factoryNames(ofKlassWords words: [String]) -> [String] {
-        let instance = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self)
-        guard g_type_check_instance_is_a(instance, gst_bin_get_type()) != 0 else { return [] }
+        guard isInstance(of: gst_bin_get_type()) else { return [] }
         let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBin.self))
         defer { gst_iterator_free(iterator) }
         var value = GValue()

@@ -131,6 +131,11 @@ func objectName<T>(_ object: UnsafeMutablePointer<T>) -> String {
 }
 
 extension Element {
+    /// Whether the element is an instance of `type` or of a type derived from it (`g_type_check_instance_is_a`).
+    func isInstance(of type: GType) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self), type) != 0
+    }
+
     /// Whether the element's class has a property called `name` (`g_object_class_find_property`).
     public func hasProperty(_ name: String) -> Bool {
         let instance = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self)
@@ -143,8 +148,7 @@ extension Element {
     /// The element called `name` in this bin or in bins inside it (`gst_bin_get_by_name`); `nil` when
     /// there is none or this is not a bin.
     public func child(named name: String) -> Element? {
-        let instance = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GTypeInstance.self)
-        guard g_type_check_instance_is_a(instance, gst_bin_get_type()) != 0 else { return nil }
+        guard isInstance(of: gst_bin_get_type()) else { return nil }
         let bin = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBin.self)
         return gst_bin_get_by_name(bin, name).map { Element(owning: $0) }
     }

@@ -129,7 +129,7 @@ final class Pipeline {
         // MP3 decoder pushed each 26 ms frame, which put quaverd's CPU playing MP3 at bare playbin's and over
         // (now a tenth under). What a decoder holds is pushed at the stream's end, so joints stay gapless.
         connections.append(playbin.connectDeepElementAdded { element in
-            if element.isAudioDecoder { element.set("min-latency", Self.decodedBufferNanoseconds) }
+            if element.isAudioDecoder { element.set("min-latency", String(Self.outputSegmentMicroseconds * 1000)) }
         })
         connections.append(playbin.connect("source-setup") { source in
             GStreamerEngine.setUpSource(source, serving: streaming.servedFile, network: network)
@@ -211,8 +211,8 @@ final class Pipeline {
         if output.hasProperty("client-name") { output.set("client-name", name) }
     }
 
-    /// The length decoders gather their output to, ns: the output's segment (`sizeBuffers`).
-    private static let decodedBufferNanoseconds = "100000000"
+    /// What the output writes at a time (`latency-time`, `sizeBuffers`), and what decoders gather their output to.
+    private static let outputSegmentMicroseconds = 100_000
 
     /// A music daemon needs no low-latency output: 1 s of buffer written in 100 ms segments wakes the
     /// sink and the sound server a tenth as often as GStreamer's 200 ms / 10 ms default (audio base sinks:
@@ -225,6 +225,6 @@ final class Pipeline {
         guard output.hasProperty("buffer-time"), output.hasProperty("latency-time"),
               !written.contains(where: { $0.hasPrefix("buffer-time") || $0.hasPrefix("latency-time") }) else { return }
         output.set("buffer-time", "1000000")
-        output.set("latency-time", "100000")
+        output.set("latency-time", String(outputSegmentMicroseconds))
     }
 }
