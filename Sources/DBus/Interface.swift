@@ -80,11 +80,15 @@ public struct InterfaceDescription {
         let reading: Reading
         /// Receives a value already checked against `type`; throw a `DBusError` to refuse it.
         public let set: ((DBusValue) throws -> Void)?
+        /// Runs before the getter when a client names this property (`Get`), not when it reads them all (`GetAll`):
+        /// work worth doing only for a client that wants this value, such as connecting to the sound server to list
+        /// its outputs, which a status bar reading everything every second should not set off.
+        let askedByName: (() -> Void)?
 
         /// A property of any type, its getter giving a `DBusValue` (checked against `type` when read).
         public init(name: String, type: Signature, access: Access = .read, get: @escaping () throws -> DBusValue,
-                    set: ((DBusValue) throws -> Void)? = nil) {
-            self.init(name, type, access, .value(get), set)
+                    set: ((DBusValue) throws -> Void)? = nil, askedByName: (() -> Void)? = nil) {
+            self.init(name, type, access, .value(get), set, askedByName)
         }
 
         /// `b`, `d`, `x` and `s` properties, the ones a player answers in every `GetAll`: their getters give the
@@ -113,7 +117,7 @@ public struct InterfaceDescription {
         }
 
         private init(_ name: String, _ type: Signature, _ access: Access, _ reading: Reading,
-                     _ set: ((DBusValue) throws -> Void)?) {
+                     _ set: ((DBusValue) throws -> Void)?, _ askedByName: (() -> Void)? = nil) {
             precondition(type.isSingleCompleteType, "property \(name) needs one complete type, not \(type)")
             precondition(access.writable == (set != nil), "property \(name): writable exactly when it has a setter")
             self.name = name
@@ -121,6 +125,7 @@ public struct InterfaceDescription {
             self.access = access
             self.reading = reading
             self.set = set
+            self.askedByName = askedByName
         }
 
         /// The getter's value (not yet checked against `type`).

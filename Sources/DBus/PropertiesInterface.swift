@@ -120,6 +120,7 @@ struct PropertiesInterface {
 
     private func value(of property: InterfaceDescription.Property) throws -> DBusValue {
         guard property.access.readable else { throw DBusError.accessDenied("Property \(property.name) is write-only") }
+        property.askedByName?()
         return try checked(property.value(), of: property.name, property.type)
     }
 

@@ -46,13 +46,13 @@ public final class OutputsControl: InterfacePart {
         reply.finish([])
     }
 
-    /// Reading `Outputs` asks for the connection that lists them (made on demand): a client that read the list
-    /// before the connection was up hears it in PropertiesChanged once the server has told it.
+    /// Asking for `Outputs` by name asks for the connection that lists them (made on demand): a client that read
+    /// the list before the connection was up hears it in PropertiesChanged once the server has told it. A GetAll
+    /// (`quaver status`, polled by status bars) answers what is known and loads nothing.
     private func property(_ name: String, _ type: Signature) -> InterfaceDescription.Property {
-        InterfaceDescription.Property(name: name, type: type) { [weak self] in
-            if name == "Outputs" { self?.selector.connectionNeeded?() }
+        InterfaceDescription.Property(name: name, type: type, get: { [weak self] in
             guard let value = self?.signalledValues[name] else { throw DBusError.failed("the player is shutting down") }
             return value
-        }
+        }, askedByName: name == "Outputs" ? { [weak self] in self?.selector.connectionNeeded?() } : nil)
     }
 }

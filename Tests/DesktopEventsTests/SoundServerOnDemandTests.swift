@@ -85,6 +85,23 @@ final class SoundServerOnDemandTests: OutputChoiceChecks {
         XCTAssertEqual(outputs.map(\.name), ["a"])
     }
 
+    /// A status bar polling `quaver status` (a GetAll of `org.quaver.Quaver1`, `Outputs` among its values) loads
+    /// nothing; asking for `Outputs` by name does. Fails when a GetAll asks for the connection: libpulse is mapped
+    /// before the GetAll is answered.
+    func testStatusAtRestLoadsNoLibpulse() throws {
+        let status = try ChildProcess.run(productsDirectory.appendingPathComponent("quaver").path,
+                                          ["status", "--json", "--bus-address", bus.address], environment: bus.environment, timeout: 20)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.contains("\"Stopped\""), status.stdout)
+        let all = try client.call(destination: "org.mpris.MediaPlayer2.quaver", path: "/org/mpris/MediaPlayer2",
+                                  interface: "org.freedesktop.DBus.Properties", method: "GetAll",
+                                  arguments: [.string("org.quaver.Quaver1")], timeout: 5).first?.dictionaryValue
+        XCTAssertEqual(all?["Outputs"]?.unwrapped.arrayValue?.count, 0, "\(String(describing: all))")
+        XCTAssertFalse(libpulseLoaded, "libpulse mapped by a GetAll")
+        _ = quaverProperty("Outputs")
+        XCTAssertTrue(libpulseLoaded, "libpulse not mapped by a Get of Outputs")
+    }
+
     /// `quaver output` on a daemon that has not connected yet lists the sinks at its first call.
     func testTheCLIListsOutputsAtRest() throws {
         let listed = try ChildProcess.run(productsDirectory.appendingPathComponent("quaver").path,
