@@ -119,10 +119,12 @@ final class Pipeline {
             guard let next = streaming.takeNext() else { return }
             playbin.set("uri", next.remote == nil ? next.item.uri : "appsrc://")
         })
-        // Each item's decoder (a uridecodebin, added again for every item) says when a switch has ended.
+        // Each item's decoder (a uridecodebin, added again for every item) says when a switch has ended, and
+        // fails an item with no audio stream, which would otherwise stand still (`failsWithoutAudioStream`).
         connections.append(playbin.connect("element-added") { element in
             guard element.factoryName == "uridecodebin" else { return }
             element.connectAfterOthersOnce("drained", key: "quaver-switch-ended") { streaming.switchEnded(generation) }
+            element.failsWithoutAudioStream()
         })
         // Each decoder's output gathered into buffers of 100 ms (GstAudioDecoder's `min-latency`), the output's
         // segment: every buffer pays for some 22 pads and the filter's passthrough elements on its way, and an

@@ -4,7 +4,8 @@ import TestSupport
 import XCTest
 
 /// Files that cannot be played end in `.failed` with a fitting kind, never a crash or a hang, and
-/// the same engine then plays a good file.
+/// the same engine then plays a good file. Fails without `Element.failsWithoutAudioStream`: the video without
+/// frames prerolls and then stands still (every time), and the image does so now and then.
 final class BadFileTests: XCTestCase {
     func testBadFilesFailWithAFittingKindAndTheEngineRecovers() throws {
         let fixtures = try Fixtures.shared()
@@ -15,6 +16,7 @@ final class BadFileTests: XCTestCase {
             (fixtures.missing, [.notFound]),
             (fixtures.text, [.undecodable]),
             (fixtures.image, [.missingPlugin, .undecodable]),
+            (fixtures.videoWithoutFrames, [.undecodable]),
         ]
         let engine = try GStreamerEngineFactory.make(sink: "fakesink sync=false")
         let recorder = EventRecorder()

@@ -37,6 +37,9 @@ public final class Fixtures {
     public var missing: URL { file("does-not-exist.flac") }
     public var text: URL { file("notes.xyz") }
     public var image: URL { file("picture.png") }
+    /// A Matroska file with one VP8 video track and no frame: nothing in it is audio, and nothing in it ever
+    /// reaches a sink, so playbin prerolls it and then neither fails nor ends it by itself. Not in `badFiles`.
+    public var videoWithoutFrames: URL { file("no-frames.mkv") }
 
     public var coverBytes: [UInt8] { [UInt8](Self.coverPNG) }
     public var badFiles: [URL] { [truncated, randomBytes, folder, missing, text, image] }
@@ -101,6 +104,8 @@ public final class Fixtures {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(String(repeating: "This is not music.\n", count: 200).utf8).write(to: text)
         try Self.coverPNG.write(to: image)
+        try Self.run("gst-launch-1.0", ["-q", "videotestsrc", "num-buffers=0", "!", "video/x-raw,width=64,height=48", "!",
+                                        "vp8enc", "!", "matroskamux", "!", "filesink", "location=\(videoWithoutFrames.path)"])
     }
 
     private func sox(_ arguments: [String]) throws {
