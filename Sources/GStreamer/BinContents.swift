@@ -8,24 +8,12 @@ extension Element {
     /// is walked again (GST_ITERATOR_RESYNC).
     public func factoryNames(ofKlassWords words: [String]) -> [String] {
         guard isInstance(of: gst_bin_get_type()) else { return [] }
-        let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBin.self))
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        defer { if value.g_type != 0 { g_value_unset(&value) } }
         var names: [String] = []
-        while true {
-            let result = gst_iterator_next(iterator, &value)
-            if result == GST_ITERATOR_RESYNC {
-                gst_iterator_resync(iterator)
-                names = []
-                continue
-            }
-            guard result == GST_ITERATOR_OK else { return names }
-            if let element = g_value_get_object(&value), let name = Self.factoryName(of: element, ifKlassHas: words) {
-                names.append(name)
-            }
-            g_value_reset(&value)
+        walk(gst_bin_iterate_recurse(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBin.self)),
+             restart: { names = [] }) { element in
+            if let name = Self.factoryName(of: element, ifKlassHas: words) { names.append(name) }
         }
+        return names
     }
 
     private static func factoryName(of object: gpointer, ifKlassHas words: [String]) -> String? {

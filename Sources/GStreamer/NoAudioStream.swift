@@ -15,7 +15,7 @@ extension Element {
         guard g_object_get_data(gobject, key) == nil else { return }
         g_object_set_data(gobject, key, UnsafeMutableRawPointer(gobject))  // any non-nil marker
         let callback: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutableRawPointer?) -> Void = { decoder, _ in
-            guard let decoder, !Element.mayCarryAudio(decoder) else { return }
+            guard let decoder, !Element.anySourcePadMayCarryAudio(decoder) else { return }
             let error = g_error_new_literal(gst_stream_error_quark(), gint(GST_STREAM_ERROR_WRONG_TYPE.rawValue),
                                             "No audio stream in it.")
             defer { g_error_free(error) }
@@ -27,29 +27,16 @@ extension Element {
     }
 
     /// Whether a source pad of `element` has audio caps, or caps not known (counted as possibly audio, so only a
-    /// decoder sure of having none is failed). A pad list changed while it is walked is walked again.
-    private static func mayCarryAudio(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
-        let iterator = gst_element_iterate_src_pads(element)
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        defer { if value.g_type != 0 { g_value_unset(&value) } }
+    /// decoder sure of having none is failed).
+    private static func anySourcePadMayCarryAudio(_ element: UnsafeMutablePointer<GstElement>) -> Bool {
         var found = false
-        while true {
-            let result = gst_iterator_next(iterator, &value)
-            if result == GST_ITERATOR_RESYNC {
-                gst_iterator_resync(iterator)
-                found = false
-                continue
-            }
-            guard result == GST_ITERATOR_OK else { return found }
-            if let pad = g_value_get_object(&value), mayCarryAudio(pad: pad.assumingMemoryBound(to: GstPad.self)) {
-                found = true
-            }
-            g_value_reset(&value)
+        walk(gst_element_iterate_src_pads(element), restart: { found = false }) { pad in
+            if mayCarryAudio(pad.assumingMemoryBound(to: GstPad.self)) { found = true }
         }
+        return found
     }
 
-    private static func mayCarryAudio(pad: UnsafeMutablePointer<GstPad>) -> Bool {
+    private static func mayCarryAudio(_ pad: UnsafeMutablePointer<GstPad>) -> Bool {
         guard let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil) else { return true }
         defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
         let count = gst_caps_get_size(caps)
