@@ -24,8 +24,16 @@ public enum PrerollProbe {
         // DirectFB one it found crashed on its own thread (measured).
         // Upstream: no issue found; not retested after 1.22 (see Pipeline.swift).
         playbin.set("video-sink", videoSink)
+        // A file without audio prerolls all the same: it fails here as it would in the playing pipeline, so
+        // `NextItemCheck` never lets it into a gapless switch.
+        let decoders = playbin.connect("element-added") { element in
+            if element.factoryName == "uridecodebin" { element.failsWithoutAudioStream() }
+        }
         let bus = playbin.bus
-        defer { playbin.setState(.null) }
+        defer {
+            playbin.setState(.null)
+            decoders.cancel()
+        }
         guard playbin.setState(.paused) != .failure else { return nil }
         var tags: TagList?
         // GLib's monotonic clock, not ContinuousClock, whose reading would keep a block of `_Concurrency`'s code

@@ -168,6 +168,20 @@ final class GStreamerEngineContractTests: EngineContractTests {
                       "the next file's check never ended")
     }
 
+    /// A prepared file without audio fails its check (it prerolls, but the check's decoder finds no audio), so it
+    /// is not handed over: the first track ends, and the core would load the next as an ordinary load. The check
+    /// takes milliseconds; the second given it before playing on only keeps it from still running at the switch.
+    /// Fails when the check lets the file through: it is handed over and fails inside playbin's switch.
+    func testAPreparedFileWithoutAudioIsNotHandedOver() {
+        engine.load(item(1, fixtures.flac), at: .milliseconds(8_500), playing: false)
+        engine.prepareNext(item(2, fixtures.videoWithoutFrames))
+        recorder.wait(for: .trackStarted(TrackID(1)))
+        runLoop(for: 1)
+        engine.play()
+        recorder.wait(for: .endOfStream(TrackID(1)))
+        XCTAssertFalse(recorder.events.contains { if case .failed = $0 { return true } else { return false } }, "\(recorder.events)")
+    }
+
     override func testLoadReportsTrackStartedDurationAndSeekable() { super.testLoadReportsTrackStartedDurationAndSeekable() }
     override func testPlayAdvancesPositionAndPauseStopsIt() { super.testPlayAdvancesPositionAndPauseStopsIt() }
     override func testExactSeekLandsOnTheSample() { super.testExactSeekLandsOnTheSample() }
