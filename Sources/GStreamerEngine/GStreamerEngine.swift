@@ -153,8 +153,14 @@ public final class GStreamerEngine: AudioEngine {
     }
 
     private func startPlaying() {
+        let resumes = state.loaded.pausedWhilePlaying
+        state.loaded.pausedWhilePlaying = false
         state.wantsPlaying = true
-        if case .prerolled = state.phase, state.loaded.current != nil { changeState(to: .playing) }
+        guard case .prerolled = state.phase, state.loaded.current != nil else { return }
+        if resumes, !state.loaded.liveStream {
+            requestSeek(SeekRequest(target: state.phase.resumption(at: position).position, exact: true, report: false))
+        }
+        changeState(to: .playing)
     }
 
     /// The output's stream goes (NULL) and the loaded item starts again where it was, on a new stream connected
@@ -189,11 +195,14 @@ public final class GStreamerEngine: AudioEngine {
             if crossfade.reported { return continueIncoming(crossfade, at: heardPosition(of: crossfade), playing: false) }
             endCrossfade()
         }
+        let wasPlaying = state.wantsPlaying
         state.wantsPlaying = false
         let started: Bool
         switch state.phase {
         case .loading: started = state.loaded.playbinURI != nil
-        case .prerolled: started = state.loaded.current != nil
+        case .prerolled:
+            started = state.loaded.current != nil
+            if started, wasPlaying { state.loaded.pausedWhilePlaying = true }
         case .idle, .recovering: started = false
         }
         if started { changeState(to: .paused) }
