@@ -94,7 +94,8 @@ struct Loaded {
     /// The next item a crossfade could not be made into (its stream's format): not tried again.
     var crossfadeRefused: TrackID?
     /// Paused while it played: the output's stream is corked with up to a second of sound in it, and a Play
-    /// starts it again from where it is heard with a flushing seek (docs/platform.md, "Resuming after a pause").
+    /// starts a local file again from where it is heard with a flushing seek (docs/platform.md, "Resuming after
+    /// a pause").
     var pausedWhilePlaying = false
 }
 

@@ -157,7 +157,9 @@ public final class GStreamerEngine: AudioEngine {
         state.loaded.pausedWhilePlaying = false
         state.wantsPlaying = true
         guard case .prerolled = state.phase, state.loaded.current != nil else { return }
-        if resumes, !state.loaded.liveStream {
+        // Only a local file: a flush would throw away what a network item buffered, and the core's own pause
+        // and Play around buffering would then refill, flush and refill again.
+        if resumes, state.loaded.playbinURI?.hasPrefix("file:") == true {
             requestSeek(SeekRequest(target: state.phase.resumption(at: position).position, exact: true, report: false))
         }
         changeState(to: .playing)
