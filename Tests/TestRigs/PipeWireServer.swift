@@ -53,6 +53,9 @@ public final class PipeWireServer: SoundServerRig {
 
     public var serverProcessIDs: [pid_t] { processes.map(\.pid) }
 
+    /// pipewire-pulse's process (`start` starts it last), which serves every PulseAudio client's stream.
+    public var pulseLayerProcessID: pid_t? { processes.last?.pid }
+
     /// The environment for native PipeWire clients (pw-play): they find the server in its runtime folder.
     public var nativeEnvironment: [String: String] {
         environment.merging(["PIPEWIRE_RUNTIME_DIR": serverEnvironment["XDG_RUNTIME_DIR"]!]) { $1 }
