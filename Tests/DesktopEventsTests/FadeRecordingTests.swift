@@ -166,11 +166,10 @@ class FadeRecordingChecks: DaemonSoundServerChecks {
         return (heard...top, full)
     }
 
-    /// The longest silence in a fade in's `audibleRise`, in ms: its longest run of windows under 5 % of the full
-    /// level. The ramp's measure leaves the level of a silence out and keeps its time, so a stream that stopped
-    /// for a while in its ramp (the resume's hole, docs/platform.md) is caught here, not by a slope.
-    static func longestSilenceInRise(_ levels: [Double]) -> Double {
-        guard let rise = audibleRise(levels) else { return 0 }
+    /// The longest silence in a fade in's `audibleRise` of `levels`, in ms: its longest run of windows under 5 % of
+    /// the full level. The ramp's measure leaves the level of a silence out and keeps its time, so a stream that
+    /// stopped for a while in its ramp (the resume's hole, docs/platform.md) is caught here, not by a slope.
+    static func longestSilence(_ levels: [Double], in rise: (windows: ClosedRange<Int>, full: Double)) -> Double {
         var longest = 0, run = 0
         for level in levels[rise.windows] {
             run = level < 0.05 * rise.full ? run + 1 : 0
@@ -227,8 +226,7 @@ class FadeChecks: FadeRecordingChecks {
 
     /// What quaverd and the sound server say right after a fade in that was not heard as one, for its message:
     /// the status, the position 200 ms apart (moving or not), and the stream's state and volume at the server.
-    /// A sound that stopped for seconds after Play was seen once in some 60 runs of the held-up fade in, with no
-    /// more to tell it by than the recording.
+    /// A Play heard as seconds of silence had left nothing else to tell it by than the recording.
     func stateAfterTheRise() -> String {
         let (status, first) = (status ?? "none", position)
         usleep(200_000)
@@ -251,11 +249,13 @@ class FadeChecks: FadeRecordingChecks {
             try pauseAndWaitForTheStreamCorked()
             return try record(around: { _ in try call("Play") }, after: 2)
         }.samples)
-        guard let rise = Self.measureRise(levels) else { return XCTFail("no sound after Play; \(stateAfterTheRise())") }
+        guard let rise = Self.measureRise(levels), let audible = Self.audibleRise(levels) else {
+            return XCTFail("no sound after Play; \(stateAfterTheRise())")
+        }
         guard let length = rise.length else {
             return XCTFail("heard from \(Int(rise.heardFrom * 100)) % of the full level: a jump, not a ramp; \(stateAfterTheRise())")
         }
-        let silence = Self.longestSilenceInRise(levels)
+        let silence = Self.longestSilence(levels, in: audible)
         print("\(sound.name): fade-on-pause-ms = 1000: Play faded in over \(String(format: "%.0f", length)) ms on the recording, "
               + "heard from \(Int(rise.heardFrom * 100)) %, its longest silence \(Int(silence)) ms")
         // A message is made only when its check fails (XCTest takes it as an autoclosure).
@@ -284,7 +284,7 @@ class FadeChecks: FadeRecordingChecks {
             return XCTFail("no ramp after Play; \(stateAfterTheRise()); " + peaks)
         }
         let step = Self.largestStep(levels[audible.windows].map { $0 / audible.full }[...])
-        let silence = Self.longestSilenceInRise(levels)
+        let silence = Self.longestSilence(levels, in: audible)
         print("\(sound.name): fade-on-pause-ms = 1000, quaverd held 300 ms: Play faded in at \(String(format: "%.0f", length)) ms a ramp, "
               + "heard from \(Int(rise.heardFrom * 100)) % to 95 % in \((audible.windows.count - 1) * 5) ms, largest step in 20 ms \(Int(step * 100)) %, "
               + "longest silence \(Int(silence)) ms")
@@ -444,17 +444,17 @@ final class FadeMeasureTests: XCTestCase {
     }
 
     /// A fade in of a second whose sound stops for 200 ms from 40 % while its ramp runs on (the resume's hole):
-    /// measured at its rate, the silence's time kept (left out, the ramp read as some 600 ms), and the silence
-    /// found; the whole ramp has none.
+    /// measured at its rate, the silence's time kept (left out, as before, the ramp read as 530 ms), and the
+    /// silence found; the whole ramp has none.
     func testASilenceInAFadeInKeepsItsTimeAndIsFound() throws {
         let levels = FadeRecordingChecks.envelope(Self.tone(seconds: 3) { time in
             (1.4..<1.6).contains(time) ? 0 : time < 1 ? 0 : min(1, time - 1)
         })
         let rise = try XCTUnwrap(FadeRecordingChecks.measureRise(levels))
         XCTAssertEqual(try XCTUnwrap(rise.length), 1000, accuracy: 15)
-        XCTAssertEqual(FadeRecordingChecks.longestSilenceInRise(levels), 200)
+        XCTAssertEqual(FadeRecordingChecks.longestSilence(levels, in: try XCTUnwrap(FadeRecordingChecks.audibleRise(levels))), 200)
         let whole = FadeRecordingChecks.envelope(Self.tone(seconds: 3) { time in time < 1 ? 0 : min(1, time - 1) })
-        XCTAssertEqual(FadeRecordingChecks.longestSilenceInRise(whole), 0)
+        XCTAssertEqual(FadeRecordingChecks.longestSilence(whole, in: try XCTUnwrap(FadeRecordingChecks.audibleRise(whole))), 0)
     }
 
     func testASoundThatStartsNearlyFullIsNoRamp() throws {
